@@ -1,0 +1,3 @@
+from editengine.cli import main
+
+raise SystemExit(main())

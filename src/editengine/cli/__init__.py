@@ -1,0 +1,35 @@
+"""The ``editengine`` command: one module per subcommand, each with ``register(subparsers)``.
+
+A subcommand module registers its parser and sets ``func(args) -> int`` as the handler.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from collections.abc import Sequence
+
+from editengine import __version__
+
+COMMANDS = ("batch",)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="editengine",
+        description="A self-correcting search/replace edit engine for AI coding agents.",
+    )
+    parser.add_argument("--version", action="version", version=f"editengine {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"editengine.cli.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    return int(args.func(args))

@@ -1,0 +1,86 @@
+"""``editengine batch``: the JSON Lines protocol, one answer per request, in order."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import IO, Any
+
+from editengine import edit_text
+from editengine.errors import BadRequest, EditError
+
+_FIELDS = {
+    "content": str,
+    "old_string": str,
+    "new_string": str,
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "batch",
+        help="apply JSON Lines edit requests from stdin, one JSON answer per line on stdout",
+        description=(
+            "Reads {id, content, old_string, new_string, replace_all, expected_replacements, "
+            "match_mode} per line; writes {id, ok, new_content, strategy, error, error_code, "
+            "elapsed_ms} per line, in order, flushed."
+        ),
+    )
+    parser.set_defaults(func=lambda args: run(sys.stdin, sys.stdout))
+
+
+def handle_line(line: str) -> dict[str, Any]:
+    """The answer for one request line; never raises for bad input."""
+    started = time.perf_counter()
+    request_id: Any = None
+    try:
+        if not line.strip():
+            raise BadRequest("Empty line: expected one JSON object per line.")
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problem = f"{exc.msg} at column {exc.colno}"
+            raise BadRequest(f"The line is not valid JSON: {problem}.") from exc
+        if not isinstance(request, dict):
+            raise BadRequest("Each line must be a JSON object.")
+        request_id = request.get("id")
+        for name, kind in _FIELDS.items():
+            if not isinstance(request.get(name), kind):
+                raise BadRequest(f"Field {name!r} is required and must be a string.")
+        result = edit_text(
+            request["content"],
+            request["old_string"],
+            request["new_string"],
+            replace_all=request.get("replace_all") or False,
+            expected_replacements=request.get("expected_replacements"),
+            match_mode=request.get("match_mode") or "auto",
+        )
+        answer: dict[str, Any] = {
+            "id": request_id,
+            "ok": True,
+            "new_content": result.new_content,
+            "strategy": result.strategy,
+            "error": None,
+            "error_code": None,
+        }
+    except EditError as exc:
+        answer = {
+            "id": request_id,
+            "ok": False,
+            "new_content": None,
+            "strategy": None,
+            "error": str(exc),
+            "error_code": exc.code,
+        }
+    answer["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
+    return answer
+
+
+def run(stdin: IO[str], stdout: IO[str]) -> int:
+    # A blank line still gets its (bad_request) answer: harnesses pair lines by position.
+    for line in stdin:
+        stdout.write(json.dumps(handle_line(line), ensure_ascii=False) + "\n")
+        stdout.flush()
+    return 0

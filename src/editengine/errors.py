@@ -1,0 +1,303 @@
+"""The errors editengine raises: one tree, each class with a stable ``code``.
+
+::
+
+    EditError                      edit_error
+    ├── BadRequest                 bad_request
+    ├── MatchError                 (old_string could not be placed exactly)
+    │   ├── NoMatch                no_match
+    │   ├── AmbiguousMatch         ambiguous
+    │   ├── CountMismatch          count_mismatch
+    │   └── UnmatchedElision       unmatched_elision
+    ├── FileError                  (the file itself is the problem)
+    │   ├── PathOutsideWorkspace   path_outside_workspace
+    │   ├── FileNotFound           file_not_found
+    │   ├── NotAFile               not_a_file
+    │   ├── BinaryFile             binary_file
+    │   ├── FileTooLarge           file_too_large
+    │   ├── UnsupportedEncoding    unsupported_encoding
+    │   ├── StaleFile              stale_file
+    │   └── WriteFailed            write_failed
+    ├── EditRejected               rejected
+    ├── MultiEditFailed            multi_edit_failed
+    └── FixerError                 fixer_error
+        ├── FixerTimeout           fixer_timeout
+        ├── ProviderError          provider_error
+        ├── ProviderConfigError    provider_config
+        └── InvalidCorrection      invalid_correction
+
+Every message is written for an agent to read: what was wrong, then what to do.
+The ``code`` strings are part of the public contract and never change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from editengine.results import TierAttempt
+
+
+@dataclass(frozen=True)
+class Region:
+    """A place in the file: 1-based inclusive line numbers, with a similarity in [0, 1]."""
+
+    start_line: int
+    end_line: int
+    similarity: float = 1.0
+    text: str = ""
+
+    def describe(self) -> str:
+        lines = (
+            f"line {self.start_line}"
+            if self.start_line == self.end_line
+            else f"lines {self.start_line}-{self.end_line}"
+        )
+        if self.similarity < 1.0:
+            return f"{lines} ({self.similarity:.0%} similar)"
+        return lines
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "similarity": round(self.similarity, 4),
+        }
+
+
+class EditError(Exception):
+    """Base of every error editengine raises on purpose."""
+
+    code: ClassVar[str] = "edit_error"
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.notes_for_agent: list[str] = []
+
+    def add_note_for_agent(self, note: str) -> None:
+        """Attach a sentence that ends up in ``str(error)`` (e.g. why the fixer failed)."""
+        self.notes_for_agent.append(note)
+
+    def __str__(self) -> str:
+        parts = [self.message]
+        if self.hint:
+            parts.append(self.hint)
+        parts.extend(self.notes_for_agent)
+        return "\n".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"error_code": self.code, "error": str(self)}
+
+
+class BadRequest(EditError):
+    """The call itself is malformed (wrong types, contradictory options)."""
+
+    code = "bad_request"
+
+
+# --------------------------------------------------------------------------- matching
+
+
+class MatchError(EditError):
+    """old_string could not be placed in the file exactly where the caller meant."""
+
+    code = "match_error"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        trace: tuple[TierAttempt, ...] = (),
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.trace = trace
+
+
+class NoMatch(MatchError):
+    """No tier found old_string. ``closest`` lists the most similar regions."""
+
+    code = "no_match"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        closest: tuple[Region, ...] = (),
+        hint: str | None = None,
+        trace: tuple[TierAttempt, ...] = (),
+    ) -> None:
+        super().__init__(message, hint=hint, trace=trace)
+        self.closest = closest
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data["closest"] = [region.to_dict() for region in self.closest]
+        return data
+
+
+class AmbiguousMatch(MatchError):
+    """A tier found old_string in more places than the edit asked for."""
+
+    code = "ambiguous"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        candidates: tuple[Region, ...],
+        tier: str,
+        hint: str | None = None,
+        trace: tuple[TierAttempt, ...] = (),
+    ) -> None:
+        super().__init__(message, hint=hint, trace=trace)
+        self.candidates = candidates
+        self.tier = tier
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data["candidates"] = [region.to_dict() for region in self.candidates]
+        return data
+
+
+class CountMismatch(MatchError):
+    """``expected_replacements`` disagrees with the number of places found."""
+
+    code = "count_mismatch"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        expected: int,
+        found: int,
+        candidates: tuple[Region, ...] = (),
+        tier: str | None = None,
+        hint: str | None = None,
+        trace: tuple[TierAttempt, ...] = (),
+    ) -> None:
+        super().__init__(message, hint=hint, trace=trace)
+        self.expected = expected
+        self.found = found
+        self.candidates = candidates
+        self.tier = tier
+
+
+class UnmatchedElision(MatchError):
+    """new_string elides code (``...``) that old_string does not: writing it would delete code."""
+
+    code = "unmatched_elision"
+
+
+# --------------------------------------------------------------------------- files
+
+
+class FileError(EditError):
+    """The file cannot be edited as asked; nothing was written."""
+
+    code = "file_error"
+
+    def __init__(self, message: str, *, path: str | None = None, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.path = path
+
+
+class PathOutsideWorkspace(FileError):
+    code = "path_outside_workspace"
+
+
+class FileNotFound(FileError):
+    code = "file_not_found"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        suggestions: tuple[str, ...] = (),
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message, path=path, hint=hint)
+        self.suggestions = suggestions
+
+
+class NotAFile(FileError):
+    code = "not_a_file"
+
+
+class BinaryFile(FileError):
+    code = "binary_file"
+
+
+class FileTooLarge(FileError):
+    code = "file_too_large"
+
+
+class UnsupportedEncoding(FileError):
+    code = "unsupported_encoding"
+
+
+class StaleFile(FileError):
+    code = "stale_file"
+
+
+class WriteFailed(FileError):
+    code = "write_failed"
+
+
+# --------------------------------------------------------------------------- engine
+
+
+class EditRejected(EditError):
+    """The ``confirm`` callback declined the edit; nothing was written."""
+
+    code = "rejected"
+
+
+class MultiEditFailed(EditError):
+    """Edit number ``index`` (1-based) of a multi-edit failed; nothing was written."""
+
+    code = "multi_edit_failed"
+
+    def __init__(self, message: str, *, index: int, cause: EditError) -> None:
+        super().__init__(message)
+        self.index = index
+        self.cause = cause
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data["index"] = self.index
+        data["cause"] = self.cause.to_dict()
+        return data
+
+
+# --------------------------------------------------------------------------- fixer
+
+
+class FixerError(EditError):
+    """The LLM fixer could not produce a usable correction."""
+
+    code = "fixer_error"
+
+
+class FixerTimeout(FixerError):
+    code = "fixer_timeout"
+
+
+class ProviderError(FixerError):
+    code = "provider_error"
+
+
+class ProviderConfigError(FixerError):
+    """The provider is misconfigured (no API key, SDK not installed)."""
+
+    code = "provider_config"
+
+
+class InvalidCorrection(FixerError):
+    """The model answered, but not with a usable correction (bad JSON, wrong schema)."""
+
+    code = "invalid_correction"

@@ -1,0 +1,31 @@
+"""What every tier shares: the ``Match`` a tier returns and the ``Tier`` protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar, Protocol, runtime_checkable
+
+
+@dataclass(frozen=True)
+class Match:
+    """A candidate span ``content[start:end]`` of the LF-normalised content.
+
+    ``rewrite`` turns the caller's new_string into the text to write at this span
+    (re-indented, unescaped, elisions expanded...); ``None`` writes new_string verbatim.
+    """
+
+    start: int
+    end: int
+    similarity: float = 1.0
+    rewrite: Callable[[str], str] | None = None
+
+
+@runtime_checkable
+class Tier(Protocol):
+    """A matching strategy: finds *every* place old_string may stand for in content."""
+
+    name: ClassVar[str]
+    fuzzy: ClassVar[bool]
+
+    def find(self, content: str, old: str) -> list[Match]: ...

@@ -1,0 +1,24 @@
+"""Exact substring: the model quoted the file verbatim."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from editengine.matching.base import Match
+
+
+class ExactTier:
+    """Forgives nothing: every non-overlapping verbatim occurrence of old_string."""
+
+    name: ClassVar[str] = "exact"
+    fuzzy: ClassVar[bool] = False
+
+    def find(self, content: str, old: str) -> list[Match]:
+        matches: list[Match] = []
+        if not old:
+            return matches
+        position = content.find(old)
+        while position != -1:
+            matches.append(Match(position, position + len(old)))
+            position = content.find(old, position + len(old))
+        return matches

@@ -1,0 +1,40 @@
+"""Value objects that flow out of the cascade: what each tier tried and what was edited."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from editengine.errors import Region
+
+TierOutcome = Literal["matched", "no_candidates", "ambiguous", "refused", "skipped"]
+
+
+@dataclass(frozen=True)
+class TierAttempt:
+    """One tier's try at placing old_string; the trace telemetry is built from."""
+
+    tier: str
+    outcome: TierOutcome
+    candidates: int = 0
+    best_similarity: float | None = None
+    elapsed_ms: float = 0.0
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    """The result of :func:`editengine.edit_text`.
+
+    ``strategy`` names the tier that placed old_string (``exact``, ``line_trimmed``, ...)
+    or the rule that decided (``no_op``, ``already_applied``, ``whole_file``).
+    ``spans`` are the replaced regions of the *original* content, 1-based lines.
+    """
+
+    new_content: str
+    replacements: int
+    strategy: str
+    spans: tuple[Region, ...] = ()
+    no_change: bool = False
+    note: str | None = None
+    trace: tuple[TierAttempt, ...] = field(default=(), repr=False)
+    rewritten_new_string: str | None = field(default=None, repr=False)

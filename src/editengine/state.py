@@ -1,0 +1,68 @@
+"""The mutable record of one edit as it moves through the engine.
+
+The engine fills an :class:`EditState` as it reads, matches, asks the fixer and writes;
+telemetry hooks read it at the start and the end of the edit. Nothing here holds file
+content or edit text: only sizes, hashes, names and timings.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from editengine.results import TierAttempt
+
+FixerOutcome = Literal["corrected", "no_change", "failed_validation", "timeout", "error"]
+EditOutcome = Literal["success", "no_change", "error"]
+
+
+@dataclass
+class FixerCall:
+    """What one fixer step did and cost."""
+
+    provider: str | None = None
+    model: str | None = None
+    outcome: FixerOutcome = "error"
+    latency_ms: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_hit: bool = False
+    windowed: bool = False
+    prompt_chars: int = 0
+    note: str | None = None
+
+
+@dataclass
+class EditState:
+    """One edit, start to finish. ``attempts`` may hold several cascade passes (original, fixer)."""
+
+    file_path: str
+    edit_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    started_at: float = field(default_factory=time.time)
+    operation: Literal["edit", "multi_edit"] = "edit"
+    dry_run: bool = False
+    match_mode: str = "auto"
+    replace_all: bool = False
+    instruction_given: bool = False
+    old_chars: int = 0
+    new_chars: int = 0
+    file_bytes: int | None = None
+    file_lines: int | None = None
+    hash_before: str | None = None
+    attempts: list[TierAttempt] = field(default_factory=list)
+    fixer: FixerCall | None = None
+    outcome: EditOutcome | None = None
+    error_code: str | None = None
+    strategy: str | None = None
+    replacements: int = 0
+    duration_ms: float = 0.0
+
+
+class EditObserver(Protocol):
+    """What the engine calls around every edit (telemetry implements it)."""
+
+    def edit_started(self, state: EditState) -> None: ...
+
+    def edit_finished(self, state: EditState) -> None: ...
