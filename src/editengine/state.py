@@ -1,8 +1,9 @@
 """The mutable record of one edit as it moves through the engine.
 
 The engine fills an :class:`EditState` as it reads, matches, asks the fixer and writes;
-telemetry hooks read it at the start and the end of the edit. Nothing here holds file
-content or edit text: only sizes, hashes, names and timings.
+telemetry hooks read it at the start and the end of the edit. Apart from the two short
+previews (which telemetry emits only on an explicit opt-in), nothing here holds file content
+or edit text: only sizes, hashes, names and timings.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ class EditState:
     instruction_given: bool = False
     old_chars: int = 0
     new_chars: int = 0
+    old_preview: str = ""
+    new_preview: str = ""
     file_bytes: int | None = None
     file_lines: int | None = None
     hash_before: str | None = None
