@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from editengine.errors import (
     AmbiguousMatch,
@@ -17,8 +18,13 @@ from editengine.errors import (
     CountMismatch,
     NoMatch,
     Region,
+    UnmatchedElision,
 )
 from editengine.matching.base import Match, Tier
+from editengine.matching.closest import closest_regions
+from editengine.matching.elision import is_comment_marker, marker_count
+from editengine.matching.exact import ExactTier
+from editengine.matching.trimmed import LineTrimmedTier
 from editengine.results import TextEdit, TierAttempt
 from editengine.text import LineIndex, NormalizedText, to_lf
 
@@ -99,6 +105,12 @@ class Cascade:
         source = NormalizedText.of(content)
 
         if old_string == "":
+            if new_string == "" and source.text:
+                raise BadRequest(
+                    "old_string and new_string are both empty: that would erase the file.",
+                    hint="To replace the whole file pass its new text as new_string; to change "
+                    "part of it quote that part in old_string.",
+                )
             return _whole_file(source, new_string)
         if old_string == new_string:
             return TextEdit(
@@ -127,41 +139,174 @@ def _run(source: NormalizedText, request: EditRequest, tiers: Sequence[Tier]) ->
     content = source.text
     old = to_lf(request.old_string)
     new = to_lf(request.new_string)
-    trace: list[TierAttempt] = []
+    check_elisions(old, new)
     lines = LineIndex(content)
+    applied = _already_applied(source, old, new, lines)
+    if applied is not None:
+        return applied
 
+    trace: list[TierAttempt] = []
     for tier in tiers:
         started = time.perf_counter()
-        candidates = _non_overlapping(tier.find(content, old))
+        candidates = sorted(tier.find(content, old), key=lambda match: match.start)
         elapsed = (time.perf_counter() - started) * 1000
         if not candidates:
             trace.append(TierAttempt(tier.name, "no_candidates", 0, None, elapsed))
             continue
         best = max(candidate.similarity for candidate in candidates)
+        if tier.fuzzy:
+            candidates = _fuzzy_accept(tier, candidates, request, lines, trace, elapsed, best)
+            if not candidates:
+                continue
         chosen = _choose(tier, candidates, request, lines, trace, elapsed, best)
         trace.append(TierAttempt(tier.name, "matched", len(candidates), best, elapsed))
-        return _apply(source, lines, tier.name, chosen, old, new, tuple(trace))
+        return _apply(source, lines, tier.name, chosen, new, tuple(trace))
 
-    raise _no_match(content, old, lines, tuple(trace))
+    if new.strip():
+        present = _present(content, new)
+        if len(present) == 1:
+            return _no_op_already_applied(source, present, lines, tuple(trace))
+    raise _no_match(content, old, new, tuple(trace))
 
 
-def _non_overlapping(matches: list[Match]) -> list[Match]:
-    """Sorted candidates; of overlapping ones the more similar (then earlier) is kept."""
-    ordered = sorted(matches, key=lambda m: (m.start, -m.similarity))
-    kept: list[Match] = []
-    for match in ordered:
-        if kept and match.start < kept[-1].end:
-            if match.similarity > kept[-1].similarity:
-                kept[-1] = match
-            continue
-        kept.append(match)
-    return kept
+def _present(content: str, text: str) -> list[Match]:
+    """Where ``text`` stands in content verbatim, or line for line up to indentation."""
+    found = ExactTier().find(content, text)
+    return found or LineTrimmedTier().find(content, text)
+
+
+def _already_applied(
+    source: NormalizedText, old: str, new: str, lines: LineIndex
+) -> TextEdit | None:
+    """new_string contains old_string and is in the file around every copy of old_string.
+
+    An agent retrying after a timeout sends the same edit again; applying it twice would
+    duplicate what it added.
+    """
+    if old not in new:
+        return None
+    content = source.text
+    occurrences_of_new = ExactTier().find(content, new)
+    if not occurrences_of_new:
+        return None
+    occurrences_of_old = ExactTier().find(content, old)
+    inside = all(
+        any(outer.start <= inner.start and inner.end <= outer.end for outer in occurrences_of_new)
+        for inner in occurrences_of_old
+    )
+    if not inside:
+        return None
+    return TextEdit(
+        new_content=source.original,
+        replacements=0,
+        strategy="already_applied",
+        spans=_regions(occurrences_of_new, lines),
+        no_change=True,
+        note="new_string is already in the file where old_string is; the edit was applied before.",
+    )
+
+
+def _no_op_already_applied(
+    source: NormalizedText, present: list[Match], lines: LineIndex, trace: tuple[TierAttempt, ...]
+) -> TextEdit:
+    regions = _regions(present, lines)
+    return TextEdit(
+        new_content=source.original,
+        replacements=0,
+        strategy="already_applied",
+        spans=regions,
+        no_change=True,
+        note=(
+            f"old_string is not in the file but new_string already is ({regions[0].describe()}); "
+            "the edit looks applied already, so nothing was changed."
+        ),
+        trace=trace,
+    )
+
+
+def check_elisions(old: str, new: str) -> None:
+    """Refuse a new_string whose ``...`` markers have no counterpart in old_string.
+
+    Written literally, such a marker would replace the code it stands for with a comment.
+    """
+    new_comment = sum(1 for line in new.split("\n") if is_comment_marker(line))
+    old_comment = sum(1 for line in old.split("\n") if is_comment_marker(line))
+    extra_bare = marker_count(new) - new_comment - (marker_count(old) - old_comment)
+    lost_lines = {line.strip() for line in old.split("\n") if line.strip()} - {
+        line.strip() for line in new.split("\n")
+    }
+    if new_comment > old_comment or (extra_bare > 0 and lost_lines):
+        raise UnmatchedElision(
+            "new_string contains an elision marker ('...' or '// ... existing code ...') that "
+            "old_string does not have; written to the file it would delete the code it stands "
+            "for.",
+            hint="Write out the code in full in new_string, or put the same marker in "
+            "old_string over the lines it skips.",
+        )
+
+
+def _fuzzy_accept(
+    tier: Tier,
+    candidates: list[Match],
+    request: EditRequest,
+    lines: LineIndex,
+    trace: list[TierAttempt],
+    elapsed: float,
+    best: float,
+) -> list[Match]:
+    """Keep a fuzzy tier's candidates only above its threshold and clear of the runner-up."""
+    threshold = getattr(tier, "threshold", 0.9)
+    margin = getattr(tier, "margin", 0.05)
+    ranked = sorted(candidates, key=lambda match: -match.similarity)
+    accepted = [match for match in ranked if match.similarity >= threshold]
+    doubtful = [match for match in ranked if threshold - margin <= match.similarity < threshold]
+    wanted = request.expected_replacements or 1
+    if not accepted:
+        trace.append(TierAttempt(tier.name, "refused", len(candidates), best, elapsed))
+        return []
+    if request.replace_all:
+        if doubtful:
+            _raise_near_tie(tier, ranked, lines, trace, elapsed, best)
+        return sorted(accepted, key=lambda match: match.start)
+    contenders = ranked[: wanted + 1]
+    if len(contenders) > wanted:
+        runner_up = contenders[wanted].similarity
+        weakest = min(match.similarity for match in contenders[:wanted])
+        if weakest - runner_up < margin:
+            _raise_near_tie(tier, ranked, lines, trace, elapsed, best)
+    return sorted(ranked[:wanted], key=lambda match: match.start)
+
+
+def _raise_near_tie(
+    tier: Tier,
+    ranked: list[Match],
+    lines: LineIndex,
+    trace: list[TierAttempt],
+    elapsed: float,
+    best: float,
+) -> None:
+    regions = _regions(ranked[:5], lines)
+    trace.append(TierAttempt(tier.name, "ambiguous", len(ranked), best, elapsed))
+    where = ", ".join(region.describe() for region in regions)
+    raise AmbiguousMatch(
+        f"old_string is not in the file verbatim and nearly fits several places ({where}); "
+        "editing one of them would be a guess.",
+        hint="Copy old_string exactly from the place you mean, with enough lines to tell it "
+        "apart from the others.",
+        candidates=regions,
+        tier=tier.name,
+        trace=(*trace,),
+    )
 
 
 def _regions(candidates: Sequence[Match], lines: LineIndex) -> tuple[Region, ...]:
     return tuple(
         Region(*lines.span_lines(m.start, m.end), similarity=m.similarity) for m in candidates
     )
+
+
+def _overlapping(candidates: Sequence[Match]) -> bool:
+    return any(later.start < earlier.end for earlier, later in pairwise(candidates))
 
 
 def _choose(
@@ -177,15 +322,16 @@ def _choose(
     found = len(candidates)
     expected = request.expected_replacements
     wanted = found if request.replace_all and expected is None else (expected or 1)
-    if found == wanted:
+    if found == wanted and not _overlapping(candidates):
         return candidates
 
     regions = _regions(candidates, lines)
     where = ", ".join(region.describe() for region in regions[:20])
-    if expected is None:
-        trace.append(TierAttempt(tier.name, "ambiguous", found, best, elapsed))
+    more = f" and {found - 20} more" if found > 20 else ""
+    trace.append(TierAttempt(tier.name, "ambiguous", found, best, elapsed))
+    if expected is None or _overlapping(candidates):
         raise AmbiguousMatch(
-            f"old_string matches {found} places ({tier.name} match): {where}.",
+            f"old_string matches {found} places ({tier.name} match): {where}{more}.",
             hint=(
                 "Include more surrounding lines in old_string so it matches exactly one place, "
                 "or set replace_all=true to change every occurrence."
@@ -194,10 +340,9 @@ def _choose(
             tier=tier.name,
             trace=(*trace,),
         )
-    trace.append(TierAttempt(tier.name, "ambiguous", found, best, elapsed))
     raise CountMismatch(
         f"Expected {expected} replacement(s) but old_string matches {found} place(s) "
-        f"({tier.name} match): {where}.",
+        f"({tier.name} match): {where}{more}.",
         hint="Adjust expected_replacements, or make old_string match exactly the places to change.",
         expected=expected,
         found=found,
@@ -212,13 +357,14 @@ def _apply(
     lines: LineIndex,
     strategy: str,
     chosen: list[Match],
-    old: str,
     new: str,
     trace: tuple[TierAttempt, ...],
 ) -> TextEdit:
     spans = []
+    rewritten = None
     for match in chosen:
         replacement = match.rewrite(new) if match.rewrite else new
+        rewritten = rewritten if rewritten is not None else replacement
         spans.append((match.start, match.end, replacement))
     new_content = source.splice(spans)
     return TextEdit(
@@ -228,12 +374,28 @@ def _apply(
         spans=_regions(chosen, lines),
         no_change=new_content == source.original,
         trace=trace,
+        rewritten_new_string=rewritten,
     )
 
 
-def _no_match(content: str, old: str, lines: LineIndex, trace: tuple[TierAttempt, ...]) -> NoMatch:
+def _no_match(content: str, old: str, new: str, trace: tuple[TierAttempt, ...]) -> NoMatch:
+    closest = closest_regions(content, old)
+    tried = ", ".join(attempt.tier for attempt in trace)
+    message = f"old_string was not found in the file (tried: {tried})."
+    if closest:
+        best = closest[0]
+        numbered = "\n".join(
+            f"{best.start_line + offset:>6}\t{line}"
+            for offset, line in enumerate(best.text.split("\n"))
+        )
+        message += f" The most similar region is {best.describe()}:\n{numbered}"
+        others = ", ".join(region.describe() for region in closest[1:])
+        if others:
+            message += f"\nOther similar regions: {others}."
     return NoMatch(
-        "old_string was not found in the file.",
-        hint="Re-read the file and copy old_string exactly, including whitespace.",
+        message,
+        closest=closest,
+        hint="Re-read the file around those lines and copy old_string exactly as it stands "
+        "there, including indentation; keep it short but unique.",
         trace=trace,
     )

@@ -106,3 +106,92 @@ class LineIndex:
 
 def leading_whitespace(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def indent_width(whitespace: str, tab_width: int = 4) -> int:
+    """Columns of a run of leading whitespace, tabs advancing to the next tab stop."""
+    column = 0
+    for char in whitespace:
+        column = column + tab_width - column % tab_width if char == "\t" else column + 1
+    return column
+
+
+# Typographic characters a model (or a word processor) puts where code has ASCII. Every entry
+# maps one character to one character, so offsets in the translated text equal the original's.
+_PUNCTUATION = {
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+    "\u00ab": '"', "\u00bb": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-",
+    "\u2212": "-",
+    "\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u2009": " ", "\u200a": " ", "\u2002": " ",
+    "\u2003": " ", "\u3000": " ",
+}  # fmt: skip
+_PUNCTUATION_TABLE = str.maketrans(_PUNCTUATION)
+
+
+def ascii_punctuation(text: str) -> str:
+    """Curly quotes, dashes and exotic spaces replaced by ASCII, length preserved."""
+    return text.translate(_PUNCTUATION_TABLE)
+
+
+def has_typographic_punctuation(text: str) -> bool:
+    return any(char in _PUNCTUATION for char in text)
+
+
+_ONE_LEVEL_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    '"': '"',
+    "'": "'",
+    "\\": "\\",
+    "`": "`",
+    "$": "$",
+}
+
+
+def unescape_once(text: str) -> str:
+    """Undo one level of string escaping, as when a model JSON-escapes its text twice.
+
+    ``\\\\n`` becomes a newline and ``\\\\\\\\n`` a literal backslash-n, so source code that
+    really contains escape sequences survives.
+    """
+    if "\\" not in text:
+        return text
+    out: list[str] = []
+    index = 0
+    length = len(text)
+    while index < length:
+        char = text[index]
+        if char == "\\" and index + 1 < length and text[index + 1] in _ONE_LEVEL_ESCAPES:
+            out.append(_ONE_LEVEL_ESCAPES[text[index + 1]])
+            index += 2
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+def unescape_greedy(text: str) -> str:
+    """Collapse any run of backslashes before an escapable character into that character."""
+    if "\\" not in text:
+        return text
+    out: list[str] = []
+    index = 0
+    length = len(text)
+    while index < length:
+        if text[index] == "\\":
+            end = index
+            while end < length and text[end] == "\\":
+                end += 1
+            if end < length and text[end] in "ntr\"'`$\n":
+                out.append(_ONE_LEVEL_ESCAPES.get(text[end], text[end]))
+                index = end + 1
+                continue
+            out.append(text[index:end])
+            index = end
+            continue
+        out.append(text[index])
+        index += 1
+    return "".join(out)

@@ -1,0 +1,225 @@
+"""Elision tier: ``...`` and ``# ... existing code ...`` lines standing for unchanged code."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from editengine.errors import UnmatchedElision
+from editengine.matching.base import Match
+from editengine.matching.lines import (
+    LineView,
+    find_line_blocks,
+    line_view,
+    realign_lines,
+    strip_key,
+)
+from editengine.text import indent_width, leading_whitespace
+
+_COMMENT = r"(?:#|//|--|;|/\*+|<!--|\*|%)"
+_ELLIPSIS = r"(?:\.\.\.|…)"
+_PHRASE = (
+    r"(?:existing|rest of|remaining|unchanged|other|more|previous|same as before|"
+    r"code omitted|omitted|etc)"
+)
+_MARKER = re.compile(
+    rf"^(?:{_ELLIPSIS}|\[{_ELLIPSIS}\]"
+    rf"|{_COMMENT}\s*{_ELLIPSIS}.*"
+    rf"|{_COMMENT}\s*{_PHRASE}.*{_ELLIPSIS}?.*"
+    rf"|[(\[]\s*{_PHRASE}.*{_ELLIPSIS}\s*[)\]])$",
+    re.IGNORECASE,
+)
+# A bare "..." is also real code (Python's Ellipsis body, a Go variadic on its own line is
+# not, but a stub is): only comment markers are refused outright when new_string invents one.
+_BARE = re.compile(rf"^{_ELLIPSIS}$")
+
+
+def is_marker(line: str) -> bool:
+    stripped = line.strip()
+    if not stripped or len(stripped) > 120:
+        return False
+    return bool(_MARKER.match(stripped))
+
+
+def is_comment_marker(line: str) -> bool:
+    return is_marker(line) and not _BARE.match(line.strip())
+
+
+@dataclass(frozen=True)
+class Elided:
+    """A text split at its elision markers: segments of lines, markers between them."""
+
+    segments: list[list[str]]
+    leading: bool
+    trailing: bool
+
+    @classmethod
+    def of(cls, lines: Sequence[str]) -> Elided:
+        segments: list[list[str]] = [[]]
+        for line in lines:
+            if is_marker(line):
+                segments.append([])
+            else:
+                segments[-1].append(line)
+        leading = not any(line.strip() for line in segments[0]) and len(segments) > 1
+        trailing = not any(line.strip() for line in segments[-1]) and len(segments) > 1
+        if leading:
+            segments.pop(0)
+        if trailing and segments:
+            segments.pop()
+        return cls(segments, leading, trailing)
+
+    @property
+    def interior_markers(self) -> int:
+        return max(len(self.segments) - 1, 0)
+
+
+def marker_count(text: str) -> int:
+    return sum(1 for line in text.split("\n") if is_marker(line))
+
+
+class ElisionTier:
+    """Forgives elided quotes: old_string skips unchanged code with ``...``-style lines.
+
+    Each run of real lines is found in order (indentation-insensitive, at one consistent
+    depth); every marker in new_string is replaced by the exact file lines its counterpart in
+    old_string skipped. A new_string with more markers than old_string is refused by the
+    cascade before any tier runs.
+    """
+
+    name: ClassVar[str] = "elision"
+    fuzzy: ClassVar[bool] = False
+
+    def find(self, content: str, old: str) -> list[Match]:
+        old_lines = old[:-1].split("\n") if old.endswith("\n") else old.split("\n")
+        if not any(is_marker(line) for line in old_lines):
+            return []
+        elided = Elided.of(old_lines)
+        segments = [_trim_blank(segment) for segment in elided.segments]
+        if not segments or any(not segment for segment in segments):
+            return []
+        view = line_view(content)
+        placements = [
+            find_line_blocks(view, [strip_key(line) for line in segment], strip_key)
+            for segment in segments
+        ]
+        matches: list[Match] = []
+        for first_start in placements[0]:
+            chain = _chain(view, segments, placements, first_start)
+            if chain is not None:
+                matches.append(_ElisionMatch(view, segments, chain, old).to_match())
+        return matches
+
+
+def _trim_blank(lines: list[str]) -> list[str]:
+    start, end = 0, len(lines)
+    while start < end and not lines[start].strip():
+        start += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return lines[start:end]
+
+
+def _depth_shift(view: LineView, segment: list[str], start: int) -> int:
+    for offset, line in enumerate(segment):
+        if line.strip():
+            file_line = view.lines[start + offset]
+            return indent_width(leading_whitespace(file_line)) - indent_width(
+                leading_whitespace(line)
+            )
+    return 0
+
+
+def _chain(
+    view: LineView,
+    segments: list[list[str]],
+    placements: list[list[int]],
+    first_start: int,
+) -> list[int] | None:
+    """Start lines of each segment, each the nearest after the previous at the same depth."""
+    shift = _depth_shift(view, segments[0], first_start)
+    chain = [first_start]
+    cursor = first_start + len(segments[0])
+    for segment, starts in zip(segments[1:], placements[1:]):
+        index = bisect.bisect_left(starts, cursor)
+        while index < len(starts) and _depth_shift(view, segment, starts[index]) != shift:
+            index += 1
+        if index == len(starts):
+            return None
+        chain.append(starts[index])
+        cursor = starts[index] + len(segment)
+    return chain
+
+
+@dataclass(frozen=True)
+class _ElisionMatch:
+    view: LineView
+    segments: list[list[str]]
+    chain: list[int]
+    old: str
+
+    def to_match(self) -> Match:
+        first = self.chain[0]
+        last = self.chain[-1] + len(self.segments[-1]) - 1
+        start = self.view.starts[first]
+        end = self.view.line_end(last)
+        eats_newline = self.old.endswith("\n") and last + 1 < len(self.view)
+        if eats_newline:
+            end += 1
+
+        def rewrite(new: str) -> str:
+            text = self.expand(new[:-1] if new.endswith("\n") else new)
+            return text + "\n" if eats_newline or new.endswith("\n") else text
+
+        return Match(start, end, 1.0, rewrite)
+
+    def gaps(self) -> list[list[str]]:
+        """The file lines each interior marker of old_string stood for."""
+        out = []
+        for index in range(len(self.chain) - 1):
+            gap_start = self.chain[index] + len(self.segments[index])
+            out.append(self.view.lines[gap_start : self.chain[index + 1]])
+        return out
+
+    def expand(self, new: str) -> str:
+        new_lines = new.split("\n")
+        marker_positions = [i for i, line in enumerate(new_lines) if is_marker(line)]
+        # Markers at the very edges of new_string stand for code outside the span: drop them.
+        while marker_positions and not any(
+            line.strip() for line in new_lines[: marker_positions[0]]
+        ):
+            new_lines = new_lines[marker_positions[0] + 1 :]
+            marker_positions = [i for i, line in enumerate(new_lines) if is_marker(line)]
+        while marker_positions and not any(
+            line.strip() for line in new_lines[marker_positions[-1] + 1 :]
+        ):
+            new_lines = new_lines[: marker_positions[-1]]
+            marker_positions = [i for i, line in enumerate(new_lines) if is_marker(line)]
+        gaps_found = self.gaps()
+        if len(marker_positions) != len(gaps_found):
+            raise UnmatchedElision(
+                f"new_string has {len(marker_positions)} elision marker(s) between real lines "
+                f"where old_string has {len(gaps_found)}; writing it would delete or invent "
+                "the code the markers stand for.",
+                hint="Use the same '...' markers in new_string as in old_string, one for each "
+                "skipped stretch, or quote the skipped code in full.",
+            )
+        old_real = [line for segment in self.segments for line in segment]
+        file_real = [
+            line
+            for start, segment in zip(self.chain, self.segments)
+            for line in self.view.lines[start : start + len(segment)]
+        ]
+        real_new = [line for line in new_lines if not is_marker(line)]
+        aligned = iter(realign_lines(old_real, file_real, real_new, strip_key, self.view.indent))
+        gaps = iter(gaps_found)
+        out: list[str] = []
+        for line in new_lines:
+            if is_marker(line):
+                out.extend(next(gaps, []))
+            else:
+                out.append(next(aligned))
+        return "\n".join(out)

@@ -1,0 +1,99 @@
+"""Line-trimmed and boundary-trimmed tiers: whitespace at the ends of lines or of the quote."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from editengine.matching.base import Match
+from editengine.matching.lines import (
+    KeyFunction,
+    LineBlock,
+    OldLines,
+    find_line_blocks,
+    line_view,
+    strip_key,
+)
+
+
+def line_block_matches(
+    content: str,
+    old: str,
+    *,
+    key: KeyFunction = strip_key,
+    transform_new=None,
+) -> list[Match]:
+    """Every run of whole lines equal to old_string's lines under ``key``, as matches."""
+    old_lines = OldLines.of(old)
+    view = line_view(content)
+    old_keys = [key(line) for line in old_lines.lines]
+    return [
+        LineBlock(view, first, len(old_keys), old_lines, key).to_match(transform_new)
+        for first in find_line_blocks(view, old_keys, key)
+    ]
+
+
+class LineTrimmedTier:
+    """Forgives wrong indentation, tabs for spaces and trailing whitespace on each line.
+
+    Lines are compared after stripping; new_string is re-indented by the difference between
+    old_string's depth and the file's, and lines it kept are copied from the file verbatim.
+    """
+
+    name: ClassVar[str] = "line_trimmed"
+    fuzzy: ClassVar[bool] = False
+
+    def find(self, content: str, old: str) -> list[Match]:
+        return line_block_matches(content, old)
+
+
+def _strip_blank_edges(text: str) -> tuple[str, int, int]:
+    """``text`` without whitespace-only lines at either end; and how many went at each end."""
+    lines = text.split("\n")
+    head = 0
+    while head < len(lines) and not lines[head].strip():
+        head += 1
+    tail = len(lines)
+    while tail > head and not lines[tail - 1].strip():
+        tail -= 1
+    return "\n".join(lines[head:tail]), head, len(lines) - tail
+
+
+class BoundaryTrimTier:
+    """Forgives blank lines and stray whitespace the model added around old_string.
+
+    The same blank lines are taken off new_string when it has them, so the edit does not
+    insert the padding it failed to find.
+    """
+
+    name: ClassVar[str] = "boundary_trim"
+    fuzzy: ClassVar[bool] = False
+
+    def find(self, content: str, old: str) -> list[Match]:
+        # A single final newline is part of a whole-line quote, not padding.
+        final_newline = "\n" if old.endswith("\n") else ""
+        core, head, tail = _strip_blank_edges(old[: len(old) - len(final_newline)])
+        if not core or (head == 0 and tail == 0 and core == core.strip()):
+            return []
+        core += final_newline
+
+        def trim_new(new: str) -> str:
+            ending = "\n" if new.endswith("\n") else ""
+            trimmed, new_head, new_tail = _strip_blank_edges(new[: len(new) - len(ending)])
+            if new_head >= head and new_tail >= tail:
+                return trimmed + ending
+            return new
+
+        matches = line_block_matches(content, core, transform_new=trim_new)
+        if matches or "\n" in core.rstrip("\n"):
+            return matches
+        return _substring_matches(content, core.strip(), trim_new)
+
+
+def _substring_matches(content: str, needle: str, transform_new) -> list[Match]:
+    matches: list[Match] = []
+    position = content.find(needle)
+    while position != -1:
+        end = position + len(needle)
+        matches.append(Match(position, end, 1.0, lambda new: transform_new(new).strip()))
+        position = content.find(needle, end)
+    return matches

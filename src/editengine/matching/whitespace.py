@@ -1,0 +1,124 @@
+"""Whitespace-normalised tier: the same tokens with different spacing or line breaks."""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from editengine.matching.base import Match
+from editengine.matching.lines import LineBlock, OldLines, line_view
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+_SPACE = re.compile(r"[ \t\r\n\f\v]*")
+# After a mid-line match these characters mean the expression goes on: the model quoted a
+# prefix of it (``x=foo`` of ``x = foo(a, b)``), which is not an edit we may guess at.
+_CONTINUES = frozenset("([.")
+
+
+def token_key(line: str) -> str:
+    return " ".join(_TOKEN.findall(line))
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+class WhitespaceTier:
+    """Forgives spacing: ``f(a,b)`` for ``f(a, b)``, ``x=1`` for ``x = 1``, moved line breaks.
+
+    old_string is read as tokens (words and single punctuation marks); between tokens any
+    run of whitespace matches any other, and two words must stay apart. Matching walks the
+    file from each occurrence of the first token, so there is no regex backtracking and the
+    cost stays linear in the file.
+    """
+
+    name: ClassVar[str] = "whitespace"
+    fuzzy: ClassVar[bool] = False
+
+    def find(self, content: str, old: str) -> list[Match]:
+        tokens = _TOKEN.findall(old)
+        if len(tokens) < 2:
+            return []
+        first = tokens[0]
+        starts_with_word = _is_word(first[0])
+        ends_with_word = _is_word(tokens[-1][-1])
+        matches: list[Match] = []
+        position = content.find(first)
+        while position != -1:
+            end = None
+            if not (starts_with_word and position and _is_word(content[position - 1])):
+                end = _match_tokens(content, position, tokens)
+            if end is not None and not (
+                ends_with_word and end < len(content) and _is_word(content[end])
+            ):
+                match = _to_match(content, position, end, old)
+                if match is not None:
+                    matches.append(match)
+                    position = content.find(first, end)
+                    continue
+            position = content.find(first, position + 1)
+        return matches
+
+
+def _match_tokens(content: str, position: int, tokens: list[str]) -> int | None:
+    """End offset when ``tokens`` follow each other from ``position`` with any spacing."""
+    index = position
+    previous_word = False
+    for number, token in enumerate(tokens):
+        if number:
+            after_space = _SPACE.match(content, index).end()
+            if previous_word and _is_word(token[0]) and after_space == index:
+                return None
+            index = after_space
+        if not content.startswith(token, index):
+            return None
+        index += len(token)
+        previous_word = _is_word(token[-1])
+    return index
+
+
+def _to_match(content: str, start: int, end: int, old: str) -> Match | None:
+    view = line_view(content)
+    first_line = view.line_of_offset(start)
+    last_line = view.line_of_offset(end - 1)
+    before = content[view.starts[first_line] : start]
+    after = content[end : view.line_end(last_line)]
+    if before.strip() == "" and after.strip() == "":
+        old_lines = OldLines.of(old)
+        lines = list(old_lines.lines)
+        while len(lines) > 1 and not lines[0].strip():
+            lines.pop(0)
+        while len(lines) > 1 and not lines[-1].strip():
+            lines.pop()
+        trimmed_old = OldLines(lines, old_lines.trailing_newline)
+        count = last_line - first_line + 1
+        block_type = LineBlock if len(lines) == count else _ReflowedBlock
+        block = block_type(view, first_line, count, trimmed_old, token_key)
+        return block.to_match()
+    following = after.lstrip()
+    if following and following[0] in _CONTINUES:
+        return None
+    leading = before.rstrip()
+    if leading.endswith("."):
+        return None
+    return Match(start, end)
+
+
+class _ReflowedBlock(LineBlock):
+    """Line breaks moved: only the first lines pair up, so only they anchor the depth."""
+
+    def realign(self, new: str) -> str:
+        first_only = LineBlock(
+            self.view,
+            self.first,
+            1,
+            OldLines(self.old.lines[:1], False),
+            self.key,
+        )
+        ends_with_newline = new.endswith("\n")
+        text = first_only.realign(new[:-1] if ends_with_newline else new)
+        if ends_with_newline or (
+            self.old.trailing_newline and self.first + self.count < len(self.view)
+        ):
+            return text + "\n"
+        return text
