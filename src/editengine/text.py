@@ -7,6 +7,7 @@ remembers how to map offsets back and how to write replacement text in the file'
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 
 BOM = "\ufeff"
@@ -45,7 +46,7 @@ class NormalizedText:
     @classmethod
     def of(cls, original: str) -> NormalizedText:
         bom, body = split_bom(original)
-        if "\r\n" not in body:
+        if "\r" not in body or "\r\n" not in body:  # one-character search is much faster
             return cls(original, bom, body, "\n")
         newline = dominant_newline(body)
         positions: list[int] = []
@@ -74,6 +75,14 @@ class NormalizedText:
         Everything outside the spans is copied byte for byte from the original, so a
         mixed-ending file keeps every line ending it had.
         """
+        if len(spans) == 1:
+            start, end, text = spans[0]
+            original_start, original_end = self.original_offset(start), self.original_offset(end)
+            matched = self.original[original_start:original_end]
+            # str.replace builds the result in one pass; valid when the span's text first
+            # occurs at the span itself.
+            if matched and self.original.find(matched) == original_start:
+                return self.original.replace(matched, self.styled(text), 1)
         out: list[str] = []
         cursor = 0
         for start, end, text in sorted(spans, key=lambda span: span[0]):
@@ -86,17 +95,23 @@ class NormalizedText:
 
 
 class LineIndex:
-    """1-based line numbers for offsets of one text, computed once."""
+    """1-based line numbers for offsets of one text.
+
+    Offsets are usually asked for in increasing order (spans of one edit), so counting
+    newlines onward from the last answer keeps a whole edit linear and in C.
+    """
 
     def __init__(self, text: str) -> None:
-        self._starts = [0]
-        position = text.find("\n")
-        while position != -1:
-            self._starts.append(position + 1)
-            position = text.find("\n", position + 1)
+        self._text = text
+        self._offset = 0
+        self._line = 1
 
     def line_of(self, offset: int) -> int:
-        return bisect.bisect_right(self._starts, offset)
+        if offset < self._offset:
+            self._offset, self._line = 0, 1
+        self._line += self._text.count("\n", self._offset, offset)
+        self._offset = offset
+        return self._line
 
     def span_lines(self, start: int, end: int) -> tuple[int, int]:
         """First and last line touched by ``[start, end)`` (an empty span touches one line)."""
@@ -135,8 +150,11 @@ def ascii_punctuation(text: str) -> str:
     return text.translate(_PUNCTUATION_TABLE)
 
 
+_TYPOGRAPHIC = re.compile("[" + "".join(_PUNCTUATION) + "]")
+
+
 def has_typographic_punctuation(text: str) -> bool:
-    return any(char in _PUNCTUATION for char in text)
+    return _TYPOGRAPHIC.search(text) is not None
 
 
 _ONE_LEVEL_ESCAPES = {

@@ -13,6 +13,8 @@ from editengine.matching.lines import LineBlock, LineView, OldLines, line_view
 # Lines this short or this common say little about where a block is ("}", "", "else:").
 _MIN_ANCHOR_CHARS = 4
 _MAX_ANCHOR_OCCURRENCES = 64
+# Voting with the longest few lines finds the block as well as voting with all, for less.
+_MAX_VOTERS = 12
 
 
 class BlockAnchorTier:
@@ -99,15 +101,15 @@ def _min_votes(keys: list[str]) -> int:
 def voted_starts(view: LineView, keys: list[str], *, min_votes: int) -> list[int]:
     """First lines of windows where at least ``min_votes`` of the keys sit verbatim."""
     votes: dict[int, int] = {}
-    index = view.stripped_index
     size = len(keys)
-    for offset, key in enumerate(keys):
-        if len(key) < _MIN_ANCHOR_CHARS:
-            continue
-        positions = index.get(key, ())
-        if len(positions) > _MAX_ANCHOR_OCCURRENCES:
-            continue
-        for position in positions:
+    voters = sorted(
+        (offset for offset, key in enumerate(keys) if len(key) >= _MIN_ANCHOR_CHARS),
+        key=lambda offset: -len(keys[offset]),
+    )[:_MAX_VOTERS]
+    min_votes = min(min_votes, max(1, math.ceil(len(voters) / 2)))
+    for offset in voters:
+        positions = view.lines_stripped_equal(keys[offset], limit=_MAX_ANCHOR_OCCURRENCES)
+        for position in positions or ():
             start = position - offset
             if start >= 0 and start + size <= len(view):
                 votes[start] = votes.get(start, 0) + 1

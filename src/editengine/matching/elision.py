@@ -164,7 +164,7 @@ class _ElisionMatch:
     def to_match(self) -> Match:
         first = self.chain[0]
         last = self.chain[-1] + len(self.segments[-1]) - 1
-        start = self.view.starts[first]
+        start = self.view.start(first)
         end = self.view.line_end(last)
         eats_newline = self.old.endswith("\n") and last + 1 < len(self.view)
         if eats_newline:
@@ -214,7 +214,8 @@ class _ElisionMatch:
             for line in self.view.lines[start : start + len(segment)]
         ]
         real_new = [line for line in new_lines if not is_marker(line)]
-        aligned = iter(realign_lines(old_real, file_real, real_new, strip_key, self.view.indent))
+        style = self.view.indent_near(self.chain[0])
+        aligned = iter(realign_lines(old_real, file_real, real_new, strip_key, style))
         gaps = iter(gaps_found)
         out: list[str] = []
         for line in new_lines:

@@ -8,11 +8,13 @@ a :class:`Match` whose rewrite re-indents new_string into the file's frame.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cached_property, lru_cache
+from itertools import accumulate
 
 from editengine.matching.base import Match
 from editengine.text import indent_width, leading_whitespace
@@ -25,28 +27,35 @@ def strip_key(line: str) -> str:
 
 
 class LineView:
-    """A text split into lines, with offsets and lazily built indexes."""
+    """A text split into lines, with offsets; indexes are built only when a tier needs them.
+
+    Everything done eagerly runs in C (``split``, ``accumulate``, ``str.find``), so a hit in a
+    100,000-line file does not pay for a Python loop over its lines.
+    """
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = text.split("\n")
-        starts = [0] * len(self.lines)
-        offset = 0
-        for number, line in enumerate(self.lines):
-            starts[number] = offset
-            offset += len(line) + 1
-        self.starts = starts
+        self._lengths_before = list(accumulate(map(len, self.lines), initial=0))
 
     def __len__(self) -> int:
         return len(self.lines)
 
+    def start(self, number: int) -> int:
+        """Offset of line ``number``'s first character (0-based line)."""
+        return self._lengths_before[number] + number
+
     def line_end(self, number: int) -> int:
         """Offset just past line ``number``'s text (before its newline)."""
-        return self.starts[number] + len(self.lines[number])
+        return self._lengths_before[number + 1] + number
+
+    def line_of_offset(self, offset: int) -> int:
+        """0-based line holding ``offset``."""
+        return bisect_right(range(len(self.lines)), offset, key=self.start) - 1
 
     @cached_property
     def stripped(self) -> list[str]:
-        return [line.strip() for line in self.lines]
+        return list(map(str.strip, self.lines))
 
     @cached_property
     def stripped_index(self) -> dict[str, list[int]]:
@@ -55,25 +64,37 @@ class LineView:
             index.setdefault(key, []).append(number)
         return index
 
+    def lines_stripped_equal(self, key: str, *, limit: int | None = None) -> list[int] | None:
+        """0-based lines whose stripped text is ``key`` (non-empty), found by ``str.find``.
+
+        ``None`` when there are more than ``limit`` of them.
+        """
+        text = self.text
+        found: list[int] = []
+        position = text.find(key)
+        while position != -1:
+            if limit is not None and len(found) > limit:
+                return None
+            line_start = text.rfind("\n", 0, position) + 1
+            line_end = text.find("\n", position + len(key))
+            if line_end == -1:
+                line_end = len(text)
+            if (
+                not text[line_start:position].strip()
+                and not text[position + len(key) : line_end].strip()
+            ):
+                found.append(self.line_of_offset(position))
+            position = text.find(key, line_end)
+            if line_end == len(text):
+                break
+        return found
+
     def keys(self, key: KeyFunction) -> list[str]:
-        if key is strip_key:
-            return self.stripped
-        return [key(line) for line in self.lines]
+        return list(map(key, self.lines))
 
-    @cached_property
-    def indent(self) -> IndentStyle:
-        return IndentStyle.of(self.lines)
-
-    def line_of_offset(self, offset: int) -> int:
-        """0-based line holding ``offset``."""
-        low, high = 0, len(self.starts) - 1
-        while low < high:
-            middle = (low + high + 1) // 2
-            if self.starts[middle] <= offset:
-                low = middle
-            else:
-                high = middle - 1
-        return low
+    def indent_near(self, number: int, radius: int = 300) -> IndentStyle:
+        """How the file indents around line ``number``."""
+        return IndentStyle.of(self.lines[max(0, number - radius) : number + radius])
 
 
 @lru_cache(maxsize=4)
@@ -99,30 +120,33 @@ class OldLines:
 def find_line_blocks(view: LineView, old_keys: Sequence[str], key: KeyFunction) -> list[int]:
     """0-based first lines of every run of file lines whose keys equal ``old_keys``.
 
-    Anchors on the rarest non-blank key, so the cost is the occurrences of that key times the
-    length of old_string, never the file length times it.
+    Anchors on old_string's longest key, found with ``str.find``; each anchor is checked
+    against the rest of old_string, so the cost is linear in the file.
     """
     if not any(old_keys) or len(old_keys) > len(view):
         return []
+    anchor_offset = max(range(len(old_keys)), key=lambda offset: len(old_keys[offset]))
+    anchor = old_keys[anchor_offset]
     if key is strip_key:
-        index = view.stripped_index
-        file_keys = view.stripped
+        anchor_lines = view.lines_stripped_equal(anchor) or []
+        lines = view.lines
+
+        def equal(number: int, expected: str) -> bool:
+            return lines[number].strip() == expected
     else:
         file_keys = view.keys(key)
-        index = {}
-        for number, file_key in enumerate(file_keys):
-            index.setdefault(file_key, []).append(number)
-    anchor_offset = min(
-        (offset for offset, value in enumerate(old_keys) if value),
-        key=lambda offset: len(index.get(old_keys[offset], ())),
-    )
-    starts: list[int] = []
+        anchor_lines = [number for number, value in enumerate(file_keys) if value == anchor]
+
+        def equal(number: int, expected: str) -> bool:
+            return file_keys[number] == expected
+
     size = len(old_keys)
-    for position in index.get(old_keys[anchor_offset], ()):
+    starts: list[int] = []
+    for position in anchor_lines:
         start = position - anchor_offset
-        if start < 0 or start + size > len(file_keys):
+        if start < 0 or start + size > len(view):
             continue
-        if all(file_keys[start + k] == old_keys[k] for k in range(size)):
+        if all(equal(start + k, old_keys[k]) for k in range(size)):
             starts.append(start)
     return starts
 
@@ -189,7 +213,7 @@ class LineBlock:
     similarity: float = 1.0
 
     def to_match(self, transform_new: Callable[[str], str] | None = None) -> Match:
-        start = self.view.starts[self.first]
+        start = self.view.start(self.first)
         last = self.first + self.count - 1
         end = self.view.line_end(last)
         if self.old.trailing_newline and last + 1 < len(self.view):
@@ -214,7 +238,7 @@ class LineBlock:
             return ""
         new_lines = body.split("\n")
         aligned = realign_lines(
-            self.old.lines, self.file_lines, new_lines, self.key, self.view.indent
+            self.old.lines, self.file_lines, new_lines, self.key, self.view.indent_near(self.first)
         )
         text = "\n".join(aligned)
         if self.old.trailing_newline and self.first + self.count < len(self.view):

@@ -10,6 +10,7 @@ from editengine.matching.lines import LineBlock, OldLines, line_view
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _SPACE = re.compile(r"[ \t\r\n\f\v]*")
+_SPACE_CHARS = frozenset(" \t\r\n\f\v")
 # After a mid-line match these characters mean the expression goes on: the model quoted a
 # prefix of it (``x=foo`` of ``x = foo(a, b)``), which is not an edit we may guess at.
 _CONTINUES = frozenset("([.")
@@ -39,28 +40,33 @@ class WhitespaceTier:
         tokens = _TOKEN.findall(old)
         if len(tokens) < 2:
             return []
-        first = tokens[0]
-        starts_with_word = _is_word(first[0])
-        ends_with_word = _is_word(tokens[-1][-1])
+        # Walk out from the longest token: it occurs least, so few walks start at all.
+        pivot = max(range(len(tokens)), key=lambda index: len(tokens[index]))
+        anchor = tokens[pivot]
         matches: list[Match] = []
-        position = content.find(first)
+        position = content.find(anchor)
         while position != -1:
-            end = None
-            if not (starts_with_word and position and _is_word(content[position - 1])):
-                end = _match_tokens(content, position, tokens)
-            if end is not None and not (
-                ends_with_word and end < len(content) and _is_word(content[end])
-            ):
-                match = _to_match(content, position, end, old)
-                if match is not None:
-                    matches.append(match)
-                    position = content.find(first, end)
-                    continue
-            position = content.find(first, position + 1)
+            start = _walk_back(content, position, tokens[:pivot], anchor)
+            end = _walk_forward(content, position, tokens[pivot:]) if start is not None else None
+            match = None
+            if start is not None and end is not None and _at_word_edges(content, start, end):
+                match = _to_match(content, start, end, old)
+            if match is not None and (not matches or match.start >= matches[-1].end):
+                matches.append(match)
+                position = content.find(anchor, end)
+            else:
+                position = content.find(anchor, position + 1)
         return matches
 
 
-def _match_tokens(content: str, position: int, tokens: list[str]) -> int | None:
+def _at_word_edges(content: str, start: int, end: int) -> bool:
+    """The match neither starts nor ends inside a word of the file."""
+    if start and _is_word(content[start]) and _is_word(content[start - 1]):
+        return False
+    return not (end < len(content) and _is_word(content[end - 1]) and _is_word(content[end]))
+
+
+def _walk_forward(content: str, position: int, tokens: list[str]) -> int | None:
     """End offset when ``tokens`` follow each other from ``position`` with any spacing."""
     index = position
     previous_word = False
@@ -77,11 +83,29 @@ def _match_tokens(content: str, position: int, tokens: list[str]) -> int | None:
     return index
 
 
+def _walk_back(content: str, position: int, tokens: list[str], following: str) -> int | None:
+    """Start offset when ``tokens`` precede ``position`` in order, with any spacing."""
+    index = position
+    next_word = _is_word(following[0])
+    for token in reversed(tokens):
+        before_space = index
+        while before_space and content[before_space - 1] in _SPACE_CHARS:
+            before_space -= 1
+        if next_word and _is_word(token[-1]) and before_space == index:
+            return None
+        start = before_space - len(token)
+        if start < 0 or not content.startswith(token, start):
+            return None
+        index = start
+        next_word = _is_word(token[0])
+    return index
+
+
 def _to_match(content: str, start: int, end: int, old: str) -> Match | None:
     view = line_view(content)
     first_line = view.line_of_offset(start)
     last_line = view.line_of_offset(end - 1)
-    before = content[view.starts[first_line] : start]
+    before = content[view.start(first_line) : start]
     after = content[end : view.line_end(last_line)]
     if before.strip() == "" and after.strip() == "":
         old_lines = OldLines.of(old)

@@ -1,0 +1,165 @@
+"""Speed figures for the cascade: ``editengine bench`` or ``python -m editengine.bench``.
+
+Per-edit time on generated files of 1,000 / 10,000 / 100,000 lines for an exact hit, an
+indentation-shifted hit, a token-reformatted hit and a full-cascade miss. Every repeat
+edits a fresh string, so nothing is served from a memo of the previous run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from editengine import EditError, edit_text
+
+SIZES = (1_000, 10_000, 100_000)
+TARGETS_MS = {("miss", 10_000): 50.0, ("exact", 100_000): 5.0}
+
+
+def generated_source(lines: int) -> str:
+    """Python-like code: small functions with unique names, common lines in between."""
+    out: list[str] = []
+    index = 0
+    while len(out) < lines:
+        out.extend(
+            [
+                f"def handler_{index}(request, context):",
+                f"    value = request.get('field_{index}', {index})",
+                "    if value is None:",
+                "        return None",
+                f"    result = transform(value, scale={index % 7 + 1})",
+                "    return result",
+                "",
+            ]
+        )
+        index += 1
+    return "\n".join(out[:lines]) + "\n"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    old: Callable[[int], str]
+    new: Callable[[int], str]
+    expect_success: bool
+
+
+def _middle(lines: int) -> int:
+    return (lines // 7) // 2
+
+
+SCENARIOS = (
+    Scenario(
+        "exact",
+        lambda n: (
+            f"    result = transform(value, scale={_middle(n) % 7 + 1})\n    return result\n\n"
+            f"def handler_{_middle(n) + 1}(request, context):"
+        ),
+        lambda n: (
+            f"    result = transform(value, scale=0)\n    return result\n\n"
+            f"def handler_{_middle(n) + 1}(request, context):"
+        ),
+        True,
+    ),
+    Scenario(
+        "indentation",
+        lambda n: (
+            f"value = request.get('field_{_middle(n)}', {_middle(n)})\nif value is None:\n"
+            "    return None"
+        ),
+        lambda n: (
+            f"value = request.get('field_{_middle(n)}', {_middle(n)})\nif value is None:\n"
+            "    raise ValueError('missing')"
+        ),
+        True,
+    ),
+    Scenario(
+        "reformatted",
+        lambda n: f"value=request.get( 'field_{_middle(n)}',{_middle(n)} )",
+        lambda n: f"value = request.get('field_{_middle(n)}', -1)",
+        True,
+    ),
+    Scenario(
+        "miss",
+        lambda n: "\n    return result\n    log_everything(value)\n    return None\n",
+        lambda n: "\n    return result\n",
+        False,
+    ),
+)
+
+
+def time_scenario(scenario: Scenario, lines: int, repeats: int) -> list[float]:
+    base = generated_source(lines)
+    old, new = scenario.old(lines), scenario.new(lines)
+    timings: list[float] = []
+    for repeat in range(repeats):
+        content = f"{base}# run {repeat}\n"  # a fresh string: no memo of the last run helps
+        started = time.perf_counter()
+        try:
+            edit_text(content, old, new)
+            succeeded = True
+        except EditError:
+            succeeded = False
+        timings.append((time.perf_counter() - started) * 1000)
+        if succeeded != scenario.expect_success:
+            raise AssertionError(f"{scenario.name} on {lines} lines: unexpected outcome")
+    return timings
+
+
+def run(sizes: Sequence[int] = SIZES, repeats: int = 7) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    for scenario in SCENARIOS:
+        for lines in sizes:
+            timings = time_scenario(scenario, lines, repeats)
+            rows.append(
+                {
+                    "scenario": scenario.name,
+                    "lines": lines,
+                    "median_ms": statistics.median(timings),
+                    "min_ms": min(timings),
+                    "target_ms": TARGETS_MS.get((scenario.name, lines)),
+                }
+            )
+    return rows
+
+
+def print_rows(rows: list[dict[str, object]]) -> None:
+    print(f"{'scenario':<13}{'lines':>9}{'median ms':>12}{'min ms':>10}{'target':>10}  growth")
+    previous: dict[str, float] = {}
+    for row in rows:
+        name = str(row["scenario"])
+        median = float(row["median_ms"])  # type: ignore[arg-type]
+        target = row["target_ms"]
+        verdict = "" if target is None else f"<{target:g}" + (" ok" if median < target else " OVER")
+        growth = f"x{median / previous[name]:.1f}" if previous.get(name) else ""
+        previous[name] = median
+        print(
+            f"{name:<13}{row['lines']:>9,}{median:>12.3f}{float(row['min_ms']):>10.3f}"  # type: ignore[arg-type]
+            f"{verdict:>10}  {growth}"
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="editengine bench", description=__doc__)
+    add_arguments(parser)
+    return run_from_args(parser.parse_args(argv))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--repeats", type=int, default=7, help="edits per figure (median shown)")
+    parser.add_argument(
+        "--sizes", type=int, nargs="+", default=list(SIZES), help="file sizes in lines"
+    )
+
+
+def run_from_args(args: argparse.Namespace) -> int:
+    print("Cascade speed (per edit, fresh content each run)")
+    print_rows(run(args.sizes, args.repeats))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

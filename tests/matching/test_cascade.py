@@ -1,0 +1,234 @@
+"""The cascade's rules: counts, ambiguity, modes, special old/new values, style keeping."""
+
+from __future__ import annotations
+
+import pytest
+
+from editengine import (
+    DEFAULT_CASCADE,
+    AmbiguousMatch,
+    BadRequest,
+    Cascade,
+    CountMismatch,
+    NoMatch,
+    UnmatchedElision,
+    edit_text,
+)
+from editengine.matching import BlockAnchorTier, ExactTier, LineTrimmedTier
+
+
+class TestCounts:
+    def test_two_exact_matches_are_ambiguous_with_their_lines(self):
+        with pytest.raises(AmbiguousMatch) as info:
+            edit_text("x = 1\ny = 2\nx = 1\n", "x = 1", "x = 3")
+        assert [c.start_line for c in info.value.candidates] == [1, 3]
+        assert "line 1, line 3" in str(info.value)
+        assert info.value.code == "ambiguous"
+
+    def test_a_looser_tier_never_resolves_a_stricter_ambiguity(self):
+        # exact finds "x = 1" twice; line-trimmed alone would find only the indented one.
+        content = "x = 1\nif a:\n    x = 1\n"
+        with pytest.raises(AmbiguousMatch) as info:
+            edit_text(content, "x = 1", "x = 2")
+        assert info.value.tier == "exact"
+
+    def test_expected_replacements_matches(self):
+        result = edit_text("a a a", "a", "b", expected_replacements=3)
+        assert result.new_content == "b b b" and result.replacements == 3
+
+    def test_expected_replacements_mismatch(self):
+        with pytest.raises(CountMismatch) as info:
+            edit_text("a a", "a", "b", expected_replacements=3)
+        assert (info.value.expected, info.value.found) == (3, 2)
+        assert info.value.code == "count_mismatch"
+
+    def test_replace_all_changes_every_candidate_of_the_winning_tier(self):
+        result = edit_text("foo(1)\nfoo(2)\n", "foo", "bar", replace_all=True)
+        assert result.new_content == "bar(1)\nbar(2)\n" and result.replacements == 2
+
+    def test_replace_all_with_a_count_that_disagrees(self):
+        with pytest.raises(CountMismatch):
+            edit_text("a a", "a", "b", replace_all=True, expected_replacements=3)
+
+    def test_replace_all_through_a_tolerant_tier(self):
+        content = "if a:\n    go()\n    stop()\nif b:\n    go()\n    stop()\n"
+        result = edit_text(content, "go()\nstop()", "go()\nwait()", replace_all=True)
+        assert result.strategy == "line_trimmed"
+        assert result.new_content == content.replace("stop()", "wait()")
+
+    @pytest.mark.parametrize("bad", [0, -1, True, "2", 1.5])
+    def test_bad_expected_replacements(self, bad):
+        with pytest.raises(BadRequest):
+            edit_text("a", "a", "b", expected_replacements=bad)
+
+    def test_non_string_arguments(self):
+        with pytest.raises(BadRequest):
+            edit_text("a", None, "b")  # type: ignore[arg-type]
+        with pytest.raises(BadRequest):
+            edit_text(b"a", "a", "b")  # type: ignore[arg-type]
+
+
+class TestFuzzyAcceptance:
+    block = "def {name}(items):\n    total = 0\n    for item in items:\n        total += item.{f}\n"
+
+    def test_near_duplicates_are_refused_not_guessed(self):
+        content = (
+            self.block.format(name="a", f="price") + "\n" + self.block.format(name="b", f="price")
+        )
+        old = "    total = 0\n    for item in itemz:\n        total += item.price"
+        with pytest.raises(AmbiguousMatch) as info:
+            edit_text(content, old, old.replace("price", "cost"))
+        assert info.value.tier == "block_anchor"
+        assert len(info.value.candidates) == 2
+
+    def test_clear_winner_is_accepted(self):
+        content = (
+            self.block.format(name="a", f="price") + "\n" + self.block.format(name="b", f="weight")
+        )
+        old = "    total = 0\n    for item in itemz:\n        total += item.price"
+        result = edit_text(content, old, old.replace("price", "cost"))
+        assert result.strategy == "block_anchor"
+        assert "item.cost" in result.new_content and "item.weight" in result.new_content
+        assert "itemz" not in result.new_content
+
+    def test_threshold_is_enforced(self):
+        tier_cascade = Cascade([ExactTier(), _StrictAnchor()])
+        content = self.block.format(name="a", f="price")
+        old = "    total = 0\n    for item in itemz:\n        total += item.price"
+        with pytest.raises(NoMatch) as info:
+            edit_text(content, old, old.replace("price", "cost"), cascade=tier_cascade)
+        assert info.value.trace[-1].outcome == "refused"
+
+
+def _StrictAnchor():
+    return BlockAnchorTier(threshold=0.999)
+
+
+class TestModes:
+    content = "if a:\n    go()\n"
+
+    def test_exact_mode_refuses_what_auto_accepts(self):
+        assert edit_text(self.content, "if a:\ngo()", "if a:\nrun()").strategy == "line_trimmed"
+        with pytest.raises(NoMatch):
+            edit_text(self.content, "if a:\ngo()", "if a:\nrun()", match_mode="exact")
+
+    def test_line_trimmed_mode(self):
+        result = edit_text(self.content, "if a:\ngo()", "if a:\nrun()", match_mode="line_trimmed")
+        assert result.new_content == "if a:\n    run()\n"
+
+    def test_block_anchor_mode_includes_the_stricter_tiers(self):
+        assert "exact" in [t.name for t in DEFAULT_CASCADE.tiers_for("block_anchor")]
+
+    def test_unknown_mode(self):
+        with pytest.raises(BadRequest) as info:
+            edit_text(self.content, "go()", "run()", match_mode="telepathy")
+        assert "exact" in str(info.value)
+
+    def test_custom_cascade_and_without(self):
+        cascade = DEFAULT_CASCADE.without("line_trimmed", "whitespace", "block_anchor")
+        assert "line_trimmed" not in cascade.tier_names
+        with pytest.raises(NoMatch):
+            edit_text("    go()\n    stop()\n", "go()\n  stop()", "x", cascade=cascade)
+
+    def test_duplicate_tier_names_rejected(self):
+        with pytest.raises(ValueError):
+            Cascade([ExactTier(), ExactTier()])
+
+
+class TestSpecialEdits:
+    def test_empty_old_replaces_the_whole_file(self):
+        result = edit_text("old\n", "", "new\n")
+        assert result.new_content == "new\n" and result.strategy == "whole_file"
+
+    def test_empty_old_keeps_crlf_and_bom_of_an_existing_file(self):
+        result = edit_text("\ufeffa\r\nb\r\n", "", "x\ny\n")
+        assert result.new_content == "\ufeffx\r\ny\r\n"
+
+    def test_empty_old_and_new_on_a_file_with_content_is_refused(self):
+        with pytest.raises(BadRequest):
+            edit_text("keep me", "", "")
+
+    def test_identical_old_and_new_is_a_no_op(self):
+        result = edit_text("a = 1\n", "a = 1", "a = 1")
+        assert result.no_change and result.strategy == "no_op" and result.new_content == "a = 1\n"
+
+    def test_already_applied_edit_containing_old_is_not_applied_twice(self):
+        content = "import os\nimport sys\n"
+        result = edit_text(content, "import os", "import os\nimport sys")
+        assert result.strategy == "already_applied" and result.no_change
+        assert result.new_content == content
+
+    def test_already_applied_when_old_is_gone_and_new_is_there(self):
+        content = "def f():\n    return compute(a, b)\n"
+        result = edit_text(content, "    return compute(a)", "    return compute(a, b)")
+        assert result.strategy == "already_applied" and result.new_content == content
+        assert "line 2" in result.note
+
+    def test_old_inside_new_but_also_elsewhere_is_a_real_edit(self):
+        content = "import os\nimport sys\n\nimport os\n"
+        with pytest.raises(AmbiguousMatch):
+            edit_text(content, "import os", "import os\nimport sys")
+
+    def test_elision_marker_only_in_new_is_refused(self):
+        content = "def f():\n    a()\n    return 1\n"
+        with pytest.raises(UnmatchedElision) as info:
+            edit_text(
+                content, "def f():\n    a()\n    return 1", "def f():\n    # ...\n    return 2"
+            )
+        assert info.value.code == "unmatched_elision"
+
+    def test_dropping_an_elision_marker_is_refused(self):
+        content = "def f():\n    a()\n    b()\n    return 1\n"
+        with pytest.raises(UnmatchedElision):
+            edit_text(content, "def f():\n    # ...\n    return 1", "def f():\n    return 2")
+
+    def test_bare_ellipsis_stub_in_new_is_allowed_when_nothing_is_lost(self):
+        result = edit_text(
+            "class A:\n    pass\n", "class A:\n    pass", "class A:\n    pass\n    ..."
+        )
+        assert result.new_content == "class A:\n    pass\n    ...\n"
+
+
+class TestStyle:
+    def test_crlf_file_stays_crlf_only(self):
+        result = edit_text("a\r\nb\r\nc\r\n", "a\nb\n", "a\nx\ny\n")
+        assert result.new_content == "a\r\nx\r\ny\r\nc\r\n"
+
+    def test_mixed_endings_outside_the_edit_are_untouched(self):
+        assert edit_text("a\r\nb\nc\r\n", "b", "B").new_content == "a\r\nB\nc\r\n"
+
+    def test_bom_survives(self):
+        assert edit_text("\ufeffa = 1\n", "a = 1", "a = 2").new_content == "\ufeffa = 2\n"
+
+    def test_missing_final_newline_survives(self):
+        assert edit_text("a\nb", "b", "c").new_content == "a\nc"
+
+    def test_crlf_in_old_on_an_lf_file(self):
+        assert edit_text("a\nb\n", "a\r\nb", "a\r\nc").new_content == "a\nc\n"
+
+
+class TestNoMatch:
+    content = "".join(f"line_{n} = compute({n})\n" for n in range(1, 60))
+
+    def test_carries_the_closest_region_with_line_numbers(self):
+        with pytest.raises(NoMatch) as info:
+            edit_text(self.content, "line_30 = compote(30)\nline_31 = compute(31)", "x")
+        best = info.value.closest[0]
+        assert best.start_line == 30 and best.similarity > 0.8
+        assert "30\tline_30 = compute(30)" in str(info.value)
+        assert info.value.code == "no_match"
+
+    def test_trace_names_every_tier_tried(self):
+        with pytest.raises(NoMatch) as info:
+            edit_text(self.content, "nothing like it", "x")
+        assert [a.tier for a in info.value.trace] == list(DEFAULT_CASCADE.tier_names)
+
+    def test_success_trace_ends_with_the_winner(self):
+        result = edit_text("  a()\n  b()\n", "a()\nb()", "a()\nc()")
+        assert result.trace[-1].tier == "line_trimmed" and result.trace[-1].outcome == "matched"
+        assert result.spans[0].start_line == 1 and result.spans[0].end_line == 2
+
+
+def test_line_trimmed_tier_alone_in_a_cascade():
+    cascade = Cascade([LineTrimmedTier()])
+    assert edit_text("  a\n", "a", "b", cascade=cascade).new_content == "  b\n"

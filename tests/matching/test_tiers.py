@@ -1,0 +1,218 @@
+"""Each tier on its own: what it forgives, and what it must not match."""
+
+from __future__ import annotations
+
+import pytest
+
+from editengine.matching import (
+    BlockAnchorTier,
+    BoundaryTrimTier,
+    ElisionTier,
+    ExactTier,
+    LineTrimmedTier,
+    UnescapeTier,
+    UnicodePunctuationTier,
+    WhitespaceTier,
+)
+from editengine.matching.base import Match
+
+
+def apply(content: str, match: Match, new: str) -> str:
+    replacement = match.rewrite(new) if match.rewrite else new
+    return content[: match.start] + replacement + content[match.end :]
+
+
+class TestExact:
+    def test_finds_every_non_overlapping_occurrence(self):
+        matches = ExactTier().find("aaaa", "aa")
+        assert [(m.start, m.end) for m in matches] == [(0, 2), (2, 4)]
+
+    def test_empty_old_finds_nothing(self):
+        assert ExactTier().find("abc", "") == []
+
+    def test_writes_new_verbatim(self):
+        (match,) = ExactTier().find("x = 1\n", "1")
+        assert match.rewrite is None
+
+
+class TestLineTrimmed:
+    content = "class A:\n    def f(self):\n        return 1\n"
+
+    def test_matches_despite_missing_indentation_and_reindents_new(self):
+        (match,) = LineTrimmedTier().find(self.content, "def f(self):\n    return 1")
+        out = apply(self.content, match, "def f(self):\n    return 2")
+        assert out == "class A:\n    def f(self):\n        return 2\n"
+
+    def test_keeps_relative_indentation_of_inserted_lines(self):
+        (match,) = LineTrimmedTier().find(self.content, "def f(self):\n    return 1")
+        out = apply(self.content, match, "def f(self):\n    if ok:\n        return 2")
+        assert out == "class A:\n    def f(self):\n        if ok:\n            return 2\n"
+
+    def test_new_already_at_file_depth_is_not_indented_twice(self):
+        (match,) = LineTrimmedTier().find(self.content, "def f(self):\n    return 1")
+        out = apply(self.content, match, "    def f(self):\n        return 2")
+        assert out == "class A:\n    def f(self):\n        return 2\n"
+
+    def test_tabs_in_file_spaces_in_quote(self):
+        content = "func f() {\n\tif ok {\n\t\trun()\n\t}\n}\n"
+        (match,) = LineTrimmedTier().find(content, "    if ok {\n        run()\n    }")
+        out = apply(content, match, "    if ok {\n        run()\n        stop()\n    }")
+        assert out == "func f() {\n\tif ok {\n\t\trun()\n\t\tstop()\n\t}\n}\n"
+
+    def test_kept_lines_keep_their_trailing_whitespace(self):
+        content = "a = 1   \nb = 2\n"
+        (match,) = LineTrimmedTier().find(content, "a = 1\nb = 2")
+        assert apply(content, match, "a = 1\nb = 3") == "a = 1   \nb = 3\n"
+
+    def test_partial_line_is_not_a_line_match(self):
+        assert LineTrimmedTier().find("x = foo(1)\n", "foo(1)") == []
+        assert LineTrimmedTier().find("x = foo(1)\ny\n", "foo(1)\ny") == []
+
+    def test_only_blank_lines_never_match(self):
+        assert LineTrimmedTier().find("a\n\n\nb\n", "\n\n") == []
+
+
+class TestBoundaryTrim:
+    def test_blank_lines_around_old_are_ignored_and_taken_off_new(self):
+        content = "a\nb\nc\n"
+        (match,) = BoundaryTrimTier().find(content, "\n\nb\n\n")
+        assert apply(content, match, "\n\nB\n\n") == "a\nB\nc\n"
+
+    def test_no_padding_means_nothing_to_do(self):
+        assert BoundaryTrimTier().find("a\nb\n", "b") == []
+
+
+class TestUnescape:
+    def test_over_escaped_newlines_and_quotes(self):
+        content = 'print("hi")\nx = 1\n'
+        (match,) = UnescapeTier().find(content, 'print(\\"hi\\")\\nx = 1')
+        assert apply(content, match, 'print(\\"bye\\")\\nx = 1') == 'print("bye")\nx = 1\n'
+
+    def test_real_escape_sequences_in_source_survive(self):
+        content = 'print("a\\n")\n'  # the file really contains backslash-n
+        (match,) = UnescapeTier().find(content, 'print(\\"a\\\\n\\")')
+        assert apply(content, match, 'print(\\"b\\\\n\\")') == 'print("b\\n")\n'
+
+    def test_new_without_the_escapes_is_left_alone(self):
+        content = 'say("hi")\n'
+        (match,) = UnescapeTier().find(content, 'say(\\"hi\\")')
+        assert apply(content, match, "say('there')") == "say('there')\n"
+
+    def test_nothing_to_unescape(self):
+        assert UnescapeTier().find("abc", "b") == []
+
+
+class TestUnicodePunctuation:
+    def test_curly_quotes_in_old_match_ascii_file_and_are_fixed_in_new(self):
+        content = 'msg = "hello"\n'
+        (match,) = UnicodePunctuationTier().find(content, "msg = “hello”")
+        assert apply(content, match, "msg = “bye”") == 'msg = "bye"\n'
+
+    def test_file_typography_is_found_from_ascii_quote(self):
+        content = "Use the — dash and “quotes”.\n"
+        (match,) = UnicodePunctuationTier().find(content, 'the - dash and "quotes"')
+        assert content[match.start : match.end] == "the — dash and “quotes”"
+
+    def test_no_typography_anywhere(self):
+        assert UnicodePunctuationTier().find("a-b", "a-c") == []
+
+
+class TestWhitespace:
+    def test_spacing_inside_a_line(self):
+        content = "x = foo(a, b)\ny = 2\n"
+        (match,) = WhitespaceTier().find(content, "x=foo(a,b)")
+        assert apply(content, match, "x = foo(a, b, c)") == "x = foo(a, b, c)\ny = 2\n"
+
+    def test_moved_line_break(self):
+        content = "call(alpha,\n     beta)\n"
+        (match,) = WhitespaceTier().find(content, "call(alpha, beta)")
+        assert (match.start, match.end) == (0, len(content) - 1)
+
+    def test_words_must_stay_apart(self):
+        assert WhitespaceTier().find("return x\n", "returnx") == []
+        assert WhitespaceTier().find("returnx = 1\n", "return x") == []
+
+    def test_prefix_of_a_longer_expression_is_refused(self):
+        assert WhitespaceTier().find("x = foo(a, b)\n", "x=foo") == []
+
+    def test_does_not_start_inside_a_word(self):
+        assert WhitespaceTier().find("max = foo(a)\n", "x=foo(a)") == []
+
+    def test_linear_walk_on_a_pathological_line(self):
+        content = "(" * 5000 + "\n"
+        assert WhitespaceTier().find(content, "( ( ( x") == []
+
+
+class TestElision:
+    content = "def f():\n    a()\n    b()\n    c()\n    return 1\n"
+
+    def test_markers_in_old_and_new_keep_the_skipped_code(self):
+        (match,) = ElisionTier().find(self.content, "def f():\n    ...\n    return 1")
+        out = apply(self.content, match, "def f():\n    ...\n    return 2")
+        assert out == "def f():\n    a()\n    b()\n    c()\n    return 2\n"
+
+    def test_comment_marker_with_words(self):
+        content = "function f() {\n  a();\n  b();\n  return 1;\n}\n"
+        old = "function f() {\n  // ... existing code ...\n  return 1;\n}"
+        new = "function f() {\n  // ... existing code ...\n  return 2;\n}"
+        (match,) = ElisionTier().find(content, old)
+        assert apply(content, match, new) == content.replace("return 1", "return 2")
+
+    def test_closing_segment_binds_at_the_same_depth(self):
+        content = "function f() {\n  if (x) {\n    y();\n  }\n  z();\n}\n"
+        (match,) = ElisionTier().find(content, "function f() {\n  // ...\n}")
+        assert content[match.start : match.end] == content.rstrip("\n")
+
+    def test_no_marker_no_match(self):
+        assert ElisionTier().find(self.content, "def f():\n    a()") == []
+
+
+class TestBlockAnchor:
+    content = (
+        "def total(items):\n"
+        "    result = 0\n"
+        "    for item in items:\n"
+        "        result += item.price\n"
+        "    return result\n"
+    )
+
+    def test_one_character_typo_is_found_and_unchanged_lines_come_from_the_file(self):
+        old = self.content.replace("for item in items", "for item in itemz").rstrip("\n")
+        new = old.replace("item.price", "item.price * item.count")
+        (match,) = BlockAnchorTier().find(self.content, old)
+        assert match.similarity > 0.95
+        assert apply(self.content, match, new) == self.content.replace(
+            "item.price", "item.price * item.count"
+        )
+
+    def test_a_different_line_is_not_a_typo(self):
+        old = self.content.replace("result = 0", "accumulator = compute_start()")
+        assert BlockAnchorTier().find(self.content, old) == []
+
+    def test_needs_three_lines(self):
+        assert BlockAnchorTier().find("a = 1\nb = 2\n", "a = 1\nb = 3") == []
+
+    def test_trailing_newline_does_not_count_as_a_line(self):
+        assert BlockAnchorTier().find("a = 1\nb = 2\n", "a = 1\nb = 3\n\n") == []
+
+    def test_exact_block_is_not_its_business(self):
+        assert BlockAnchorTier().find(self.content, self.content) == []
+
+
+@pytest.mark.parametrize(
+    "tier",
+    [
+        ExactTier(),
+        LineTrimmedTier(),
+        BoundaryTrimTier(),
+        UnescapeTier(),
+        UnicodePunctuationTier(),
+        WhitespaceTier(),
+        ElisionTier(),
+        BlockAnchorTier(),
+    ],
+    ids=lambda tier: tier.name,
+)
+def test_every_tier_finds_nothing_for_absent_text(tier):
+    content = "alpha = 1\nbeta = 2\ngamma = 3\n"
+    assert tier.find(content, "completely\nunrelated\ntext here\n") == []
