@@ -20,7 +20,7 @@ from editengine.errors import (
     Region,
     UnmatchedElision,
 )
-from editengine.matching.base import Match, Tier
+from editengine.matching.base import DoubtfulMatch, Match, Tier
 from editengine.matching.closest import closest_regions
 from editengine.matching.elision import is_comment_marker, marker_count
 from editengine.matching.exact import ExactTier
@@ -159,8 +159,13 @@ def _run(source: NormalizedText, request: EditRequest, tiers: Sequence[Tier]) ->
             if not candidates:
                 continue
         chosen = _choose(tier, candidates, request, lines, trace, elapsed, best)
+        try:
+            replacements = [match.rewrite(new) if match.rewrite else new for match in chosen]
+        except DoubtfulMatch:
+            trace.append(TierAttempt(tier.name, "refused", len(candidates), best, elapsed))
+            continue
         trace.append(TierAttempt(tier.name, "matched", len(candidates), best, elapsed))
-        return _apply(source, lines, tier.name, chosen, new, tuple(trace))
+        return _apply(source, lines, tier.name, chosen, replacements, tuple(trace))
 
     if new.strip():
         present = _present(content, new)
@@ -357,15 +362,10 @@ def _apply(
     lines: LineIndex,
     strategy: str,
     chosen: list[Match],
-    new: str,
+    replacements: list[str],
     trace: tuple[TierAttempt, ...],
 ) -> TextEdit:
-    spans = []
-    rewritten = None
-    for match in chosen:
-        replacement = match.rewrite(new) if match.rewrite else new
-        rewritten = rewritten if rewritten is not None else replacement
-        spans.append((match.start, match.end, replacement))
+    spans = [(m.start, m.end, text) for m, text in zip(chosen, replacements)]
     new_content = source.splice(spans)
     return TextEdit(
         new_content=new_content,
@@ -374,7 +374,7 @@ def _apply(
         spans=_regions(chosen, lines),
         no_change=new_content == source.original,
         trace=trace,
-        rewritten_new_string=rewritten,
+        rewritten_new_string=replacements[0] if replacements else None,
     )
 
 

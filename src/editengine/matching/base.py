@@ -29,3 +29,11 @@ class Tier(Protocol):
     fuzzy: ClassVar[bool]
 
     def find(self, content: str, old: str) -> list[Match]: ...
+
+
+class DoubtfulMatch(Exception):
+    """Raised by a ``rewrite`` that cannot write new_string here without guessing.
+
+    The cascade records the tier as refused and goes on to the next one; it never reaches
+    the caller.
+    """

@@ -106,12 +106,23 @@ class ElisionTier:
             find_line_blocks(view, [strip_key(line) for line in segment], strip_key)
             for segment in segments
         ]
-        matches: list[Match] = []
-        for first_start in placements[0]:
-            chain = _chain(view, segments, placements, first_start)
-            if chain is not None:
-                matches.append(_ElisionMatch(view, segments, chain, old).to_match())
-        return matches
+        chains = [
+            chain
+            for first_start in placements[0]
+            if (chain := _chain(view, segments, placements, first_start)) is not None
+        ]
+        return [_ElisionMatch(view, segments, chain, old).to_match() for chain in _tightest(chains)]
+
+
+def _tightest(chains: list[list[int]]) -> list[list[int]]:
+    """Of chains that end on the same lines, the one starting last: the skipped code is the
+    least, as a reader of the quote would take it."""
+    by_tail: dict[tuple[int, ...], list[int]] = {}
+    for chain in chains:
+        tail = tuple(chain[1:])
+        if tail not in by_tail or chain[0] > by_tail[tail][0]:
+            by_tail[tail] = chain
+    return sorted(by_tail.values())
 
 
 def _trim_blank(lines: list[str]) -> list[str]:
@@ -185,24 +196,15 @@ class _ElisionMatch:
         return out
 
     def expand(self, new: str) -> str:
-        new_lines = new.split("\n")
-        marker_positions = [i for i, line in enumerate(new_lines) if is_marker(line)]
-        # Markers at the very edges of new_string stand for code outside the span: drop them.
-        while marker_positions and not any(
-            line.strip() for line in new_lines[: marker_positions[0]]
-        ):
-            new_lines = new_lines[marker_positions[0] + 1 :]
-            marker_positions = [i for i, line in enumerate(new_lines) if is_marker(line)]
-        while marker_positions and not any(
-            line.strip() for line in new_lines[marker_positions[-1] + 1 :]
-        ):
-            new_lines = new_lines[: marker_positions[-1]]
-            marker_positions = [i for i, line in enumerate(new_lines) if is_marker(line)]
-        gaps_found = self.gaps()
-        if len(marker_positions) != len(gaps_found):
+        new_lines = _drop_edge_markers(new.split("\n"))
+        gaps = self.gaps()
+        markers = [index for index, line in enumerate(new_lines) if is_marker(line)]
+        if not markers and _spells_out(new_lines, gaps):
+            return self._realign_spelled_out(new_lines, gaps)
+        if len(markers) != len(gaps):
             raise UnmatchedElision(
-                f"new_string has {len(marker_positions)} elision marker(s) between real lines "
-                f"where old_string has {len(gaps_found)}; writing it would delete or invent "
+                f"new_string has {len(markers)} elision marker(s) between real lines "
+                f"where old_string has {len(gaps)}; writing it would delete or invent "
                 "the code the markers stand for.",
                 hint="Use the same '...' markers in new_string as in old_string, one for each "
                 "skipped stretch, or quote the skipped code in full.",
@@ -216,11 +218,95 @@ class _ElisionMatch:
         real_new = [line for line in new_lines if not is_marker(line)]
         style = self.view.indent_near(self.chain[0])
         aligned = iter(realign_lines(old_real, file_real, real_new, strip_key, style))
-        gaps = iter(gaps_found)
         out: list[str] = []
-        for line in new_lines:
-            if is_marker(line):
-                out.extend(next(gaps, []))
-            else:
+        for index, line in enumerate(new_lines):
+            if not is_marker(line):
                 out.append(next(aligned))
+                continue
+            gap = gaps[markers.index(index)]
+            # Blank lines new_string keeps around its marker are part of the gap already.
+            before = _blank_run(reversed(new_lines[:index]))
+            after = _blank_run(new_lines[index + 1 :])
+            out.extend(_without_blank_edges(gap, before, after))
         return "\n".join(out)
+
+    def _realign_spelled_out(self, new_lines: list[str], gaps: list[list[str]]) -> str:
+        """new_string wrote out what old_string skipped: align it with the whole region."""
+        region_old: list[str] = []
+        for index, segment in enumerate(self.segments):
+            region_old.extend(segment)
+            if index < len(gaps):
+                region_old.extend(gaps[index])
+        first = self.chain[0]
+        last = self.chain[-1] + len(self.segments[-1])
+        region_file = self.view.lines[first:last]
+        style = self.view.indent_near(first)
+        return "\n".join(realign_lines(region_old, region_file, new_lines, strip_key, style))
+
+
+def _drop_edge_markers(lines: list[str]) -> list[str]:
+    """Markers at the very edges stand for code outside the span, which stays as it is."""
+    while (
+        lines
+        and (is_marker(lines[0]) or not lines[0].strip())
+        and any(is_marker(line) for line in lines[: _first_real(lines) + 1])
+    ):
+        lines = lines[1:]
+    while (
+        lines
+        and (is_marker(lines[-1]) or not lines[-1].strip())
+        and any(is_marker(line) for line in lines[_last_real(lines) :])
+    ):
+        lines = lines[:-1]
+    return lines
+
+
+def _first_real(lines: list[str]) -> int:
+    return next((i for i, line in enumerate(lines) if line.strip() and not is_marker(line)), 0)
+
+
+def _last_real(lines: list[str]) -> int:
+    return next(
+        (i for i in range(len(lines) - 1, -1, -1) if lines[i].strip() and not is_marker(lines[i])),
+        len(lines) - 1,
+    )
+
+
+def _blank_run(lines) -> int:
+    count = 0
+    for line in lines:
+        if line.strip():
+            break
+        count += 1
+    return count
+
+
+def _without_blank_edges(gap: list[str], before: int, after: int) -> list[str]:
+    start, end = 0, len(gap)
+    while start < end and before and not gap[start].strip():
+        start, before = start + 1, before - 1
+    while end > start and after and not gap[end - 1].strip():
+        end, after = end - 1, after - 1
+    return gap[start:end]
+
+
+def _spells_out(new_lines: list[str], gaps: list[list[str]]) -> bool:
+    """Every skipped stretch appears in new_string, in order, line for line."""
+    keys = [line.strip() for line in new_lines if line.strip()]
+    position = 0
+    for gap in gaps:
+        wanted = [line.strip() for line in gap if line.strip()]
+        if not wanted:
+            continue
+        found = _find_run(keys, wanted, position)
+        if found < 0:
+            return False
+        position = found + len(wanted)
+    return True
+
+
+def _find_run(keys: list[str], wanted: list[str], start: int) -> int:
+    for index in range(start, len(keys) - len(wanted) + 1):
+        if keys[index : index + len(wanted)] == wanted:
+            return index
+    return -1

@@ -201,6 +201,9 @@ class IndentStyle:
         return " " * round(levels * self.width)
 
 
+COLUMNS = IndentStyle(False, 1)
+
+
 @dataclass(frozen=True)
 class LineBlock:
     """A run of file lines ``[first, first + count)`` matched by old_string's lines."""
@@ -264,6 +267,10 @@ def realign_lines(
     what the edit did not mean to change does not change.
     """
     model_style = IndentStyle.of([*old_lines, *new_lines], fallback=file_style)
+    if not (model_style.uses_tabs or file_style.uses_tabs):
+        # Spaces on both sides: count columns. Levels only translate tabs to spaces, and a
+        # guessed level width would turn a 2-column shift into a 4-column one.
+        model_style = file_style = COLUMNS
 
     def model_levels(line: str) -> float:
         return model_style.levels(leading_whitespace(line))
@@ -275,7 +282,7 @@ def realign_lines(
     common = Counter(shifts.values()).most_common(1)[0][0] if shifts else 0.0
     old_keys = [key(line) for line in old_lines]
     new_keys = [key(line) for line in new_lines]
-    equal_pairs, counterpart = _correspondence(old_keys, new_keys)
+    equal_pairs, counterpart = correspondence(old_keys, new_keys)
     new_in_file_frame = _new_is_in_file_frame(
         old_lines, file_lines, new_lines, equal_pairs, model_levels, file_levels, common
     )
@@ -323,7 +330,7 @@ def _line_shifts(
     return shifts
 
 
-def _correspondence(
+def correspondence(
     old_keys: Sequence[str], new_keys: Sequence[str]
 ) -> tuple[dict[int, int], list[int]]:
     """Which old line each new line stands for.
