@@ -232,3 +232,28 @@ class TestNoMatch:
 def test_line_trimmed_tier_alone_in_a_cascade():
     cascade = Cascade([LineTrimmedTier()])
     assert edit_text("  a\n", "a", "b", cascade=cascade).new_content == "  b\n"
+
+
+def test_space_indented_yaml_keeps_its_two_column_steps():
+    content = "jobs:\n  test:\n    steps:\n      - run: |\n          pip install a\n          pip install b\n"
+    old = "pip install a\npip install b"
+    new = "          pip install a\n          # note\n          pip install b"
+    result = edit_text(content, old, new)
+    assert result.new_content == content.replace(
+        "          pip install b", "          # note\n          pip install b"
+    )
+
+
+def test_a_tier_that_steps_back_lets_the_next_one_try():
+    content = (
+        "def load(self):\n"
+        "    data = read_all(self.path)\n"
+        "    if not data:\n"
+        "        raise LoadError('empty')\n"
+        "    return data\n"
+    )
+    old = content.replace("'empty'", '"empty"').rstrip("\n")
+    new = old.replace('"empty"', '"empty", code=1')
+    with pytest.raises(NoMatch) as info:
+        edit_text(content, old, new)
+    assert ("block_anchor", "refused") in [(a.tier, a.outcome) for a in info.value.trace]

@@ -216,3 +216,58 @@ class TestBlockAnchor:
 def test_every_tier_finds_nothing_for_absent_text(tier):
     content = "alpha = 1\nbeta = 2\ngamma = 3\n"
     assert tier.find(content, "completely\nunrelated\ntext here\n") == []
+
+
+class TestTypoCarrying:
+    content = (
+        "def load(self):\n"
+        "    data = read_all(self.path)\n"
+        "    if not data:\n"
+        "        raise LoadError('empty', path=self.path)\n"
+        "    return data\n"
+    )
+
+    def test_misquoted_word_in_an_edited_line_is_put_right(self):
+        old = self.content.replace("self.path)", "self.pth)", 1).rstrip("\n")
+        new = old.replace("read_all(self.pth)", "read_all(self.pth, 'utf-8')")
+        (match,) = BlockAnchorTier().find(self.content, old)
+        assert apply(self.content, match, new) == self.content.replace(
+            "read_all(self.path)", "read_all(self.path, 'utf-8')"
+        )
+
+    def test_misquoted_name_in_an_edited_line_is_put_right(self):
+        old = self.content.replace("LoadError", "LoadErorr").rstrip("\n")
+        new = old.replace("'empty'", "'empty file'")
+        (match,) = BlockAnchorTier().find(self.content, old)
+        out = apply(self.content, match, new)
+        assert out == self.content.replace("'empty'", "'empty file'")
+
+    def test_a_misquote_that_cannot_be_carried_makes_the_tier_step_back(self):
+        from editengine.matching.base import DoubtfulMatch
+
+        old = self.content.replace("'empty'", '"empty"').rstrip("\n")
+        new = old.replace('"empty"', '"empty", code=1')
+        (match,) = BlockAnchorTier().find(self.content, old)
+        with pytest.raises(DoubtfulMatch):
+            match.rewrite(new)
+
+
+class TestElisionDetails:
+    def test_new_may_spell_out_what_old_skipped(self):
+        content = "def f():\n    a()\n    b()\n    return 1\n"
+        old = "def f():\n    # ...\n    return 1"
+        new = "def f():\n    a()\n    b()\n    return 2"
+        (match,) = ElisionTier().find(content, old)
+        assert apply(content, match, new) == "def f():\n    a()\n    b()\n    return 2\n"
+
+    def test_blank_lines_kept_around_a_marker_are_not_doubled(self):
+        content = "import a\n\nsetup()\n\nLIMIT = 5\n"
+        old = "import a\n\n# ...\n\nLIMIT = 5"
+        new = "import a\n\n# ...\n\nLIMIT = 6"
+        (match,) = ElisionTier().find(content, old)
+        assert apply(content, match, new) == "import a\n\nsetup()\n\nLIMIT = 6\n"
+
+    def test_of_two_openings_the_one_nearest_the_close_is_meant(self):
+        content = "steps:\n  - a\nother:\n  x\nsteps:\n  - a\n  - b\nend\n"
+        (match,) = ElisionTier().find(content, "steps:\n  - a\n  # ...\nend")
+        assert content[: match.start].count("\n") == 4
