@@ -113,6 +113,18 @@ class TestUnicodePunctuation:
         (match,) = UnicodePunctuationTier().find(content, 'the - dash and "quotes"')
         assert content[match.start : match.end] == "the — dash and “quotes”"
 
+    def test_the_file_typography_survives_in_the_edited_text(self):
+        content = "Say “hello” — and “bye”.\n"
+        (match,) = UnicodePunctuationTier().find(content, 'Say "hello" - and "bye".')
+        out = apply(content, match, 'Say "hello" - and "goodbye".')
+        assert out == "Say “hello” — and “goodbye”.\n"
+
+    def test_the_file_typography_survives_in_rewritten_lines(self):
+        content = "intro\n  Say “hello”.\n  Next — line.\n"
+        (match,) = UnicodePunctuationTier().find(content, 'Say "hello".\nNext - line.')
+        out = apply(content, match, 'Say "hello" twice.\nNext - line.')
+        assert out == "intro\n  Say “hello” twice.\n  Next — line.\n"
+
     def test_no_typography_anywhere(self):
         assert UnicodePunctuationTier().find("a-b", "a-c") == []
 

@@ -10,7 +10,7 @@ from typing import ClassVar
 from rapidfuzz.distance import Indel, Levenshtein
 
 from editengine.matching.base import DoubtfulMatch, Match
-from editengine.matching.lines import LineBlock, LineView, OldLines, correspondence, line_view
+from editengine.matching.lines import LineBlock, LineView, OldLines, line_view
 
 # Lines this short or this common say little about where a block is ("}", "", "else:").
 _MIN_ANCHOR_CHARS = 4
@@ -57,7 +57,9 @@ class BlockAnchorTier:
         for start in voted_starts(view, keys, min_votes=_min_votes(keys)):
             similarity = self._similarity(view, start, keys)
             if similarity is not None:
-                block = _TypoBlock(view, start, len(keys), old_lines, similarity=similarity)
+                block = LineBlock(
+                    view, start, len(keys), old_lines, similarity=similarity, fix_line=carry_fix
+                )
                 matches.append(block.to_match())
         return matches
 
@@ -121,30 +123,13 @@ def voted_starts(view: LineView, keys: list[str], *, min_votes: int) -> list[int
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
-class _TypoBlock(LineBlock):
-    """A block found despite typos: carry each typo's fix into the lines the edit changes.
+def carry_fix(line: str, misquoted: str, actual: str) -> str:
+    """``line`` with the words ``misquoted`` got wrong (compared with ``actual``) put right.
 
     A model that misquoted ``exports`` as ``exportss`` writes the misquote again in the line
-    it edits. Word-for-word fixes are carried over; a misquoted line that the edit rewrites
-    in a way no fix can be carried into is a guess, and the tier steps back.
+    it edits. Word-for-word fixes are carried over; a misquote that cannot be carried into
+    the rewritten line is a guess, and the tier steps back (:class:`DoubtfulMatch`).
     """
-
-    def realign(self, new: str) -> str:
-        ends_with_newline = new.endswith("\n")
-        new_lines = (new[:-1] if ends_with_newline else new).split("\n")
-        old_keys = [line.strip() for line in self.old.lines]
-        file_keys = [line.strip() for line in self.file_lines]
-        kept, counterpart = correspondence(old_keys, [line.strip() for line in new_lines])
-        for index, line in enumerate(new_lines):
-            old_index = counterpart[index] if index not in kept else None
-            if old_index is None or old_keys[old_index] == file_keys[old_index]:
-                continue
-            new_lines[index] = carry_fix(line, old_keys[old_index], file_keys[old_index])
-        return super().realign("\n".join(new_lines) + ("\n" if ends_with_newline else ""))
-
-
-def carry_fix(line: str, misquoted: str, actual: str) -> str:
-    """``line`` with the words ``misquoted`` got wrong (compared with ``actual``) put right."""
     old_tokens, file_tokens = _TOKEN.findall(misquoted), _TOKEN.findall(actual)
     matcher = SequenceMatcher(None, old_tokens, file_tokens, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():

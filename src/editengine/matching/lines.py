@@ -20,6 +20,8 @@ from editengine.matching.base import Match
 from editengine.text import indent_width, leading_whitespace
 
 KeyFunction = Callable[[str], str]
+# (new line, the old line it rewrites, that line in the file) -> new line to write
+FixLine = Callable[[str, str, str], str]
 
 
 def strip_key(line: str) -> str:
@@ -214,6 +216,7 @@ class LineBlock:
     old: OldLines
     key: KeyFunction = strip_key
     similarity: float = 1.0
+    fix_line: FixLine | None = None
 
     def to_match(self, transform_new: Callable[[str], str] | None = None) -> Match:
         start = self.view.start(self.first)
@@ -241,7 +244,12 @@ class LineBlock:
             return ""
         new_lines = body.split("\n")
         aligned = realign_lines(
-            self.old.lines, self.file_lines, new_lines, self.key, self.view.indent_near(self.first)
+            self.old.lines,
+            self.file_lines,
+            new_lines,
+            self.key,
+            self.view.indent_near(self.first),
+            self.fix_line,
         )
         text = "\n".join(aligned)
         if self.old.trailing_newline and self.first + self.count < len(self.view):
@@ -255,6 +263,7 @@ def realign_lines(
     new_lines: Sequence[str],
     key: KeyFunction,
     file_style: IndentStyle,
+    fix_line: FixLine | None = None,
 ) -> list[str]:
     """Write ``new_lines`` where ``old_lines`` matched ``file_lines`` (paired one to one).
 
@@ -264,7 +273,8 @@ def realign_lines(
     line in the file, so its relative indentation is kept and nothing is indented twice; when
     new_string is already at the file's depth it is not moved at all. New lines equal to an
     old line (by ``key``) and left at its depth are copied from the file byte for byte, so
-    what the edit did not mean to change does not change.
+    what the edit did not mean to change does not change. ``fix_line(new, old, file)``
+    may repair a rewritten line from how its old line differs from the file's.
     """
     model_style = IndentStyle.of([*old_lines, *new_lines], fallback=file_style)
     if not (model_style.uses_tabs or file_style.uses_tabs):
@@ -280,9 +290,10 @@ def realign_lines(
 
     shifts = _line_shifts(old_lines, file_lines, model_levels, file_levels)
     common = Counter(shifts.values()).most_common(1)[0][0] if shifts else 0.0
-    old_keys = [key(line) for line in old_lines]
-    new_keys = [key(line) for line in new_lines]
-    equal_pairs, counterpart = correspondence(old_keys, new_keys)
+    pairing = Correspondence.of(
+        [key(line) for line in old_lines], [key(line) for line in new_lines]
+    )
+    equal_pairs, counterpart = pairing.kept, pairing.counterpart
     new_in_file_frame = _new_is_in_file_frame(
         old_lines, file_lines, new_lines, equal_pairs, model_levels, file_levels, common
     )
@@ -301,6 +312,9 @@ def realign_lines(
             ):
                 out.append(file_line)
                 continue
+        if fix_line is not None and index in pairing.rewritten:
+            old_index = pairing.rewritten[index]
+            line = fix_line(line, old_lines[old_index], file_lines[old_index])
         out.append(file_style.render(target) + line.lstrip(" \t"))
     return out
 
@@ -330,29 +344,38 @@ def _line_shifts(
     return shifts
 
 
-def correspondence(
-    old_keys: Sequence[str], new_keys: Sequence[str]
-) -> tuple[dict[int, int], list[int]]:
+@dataclass(frozen=True)
+class Correspondence:
     """Which old line each new line stands for.
 
-    Returns the kept lines (new index -> old index, non-blank only) and, for every new
-    line, the old line whose depth it should follow: itself when kept, the line it
-    replaces, or the line before an insertion.
+    ``kept``: new lines equal to an old line (non-blank only). ``rewritten``: new lines
+    that replace an old line one for one. ``counterpart``: for every new line, the old line
+    whose depth it follows — itself, the line it replaces, or the line before an insertion.
     """
-    matcher = SequenceMatcher(None, list(old_keys), list(new_keys), autojunk=False)
-    kept: dict[int, int] = {}
-    counterpart = [0] * len(new_keys)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        for j in range(j1, j2):
-            if tag == "equal":
-                counterpart[j] = i1 + (j - j1)
-                if new_keys[j]:
-                    kept[j] = counterpart[j]
-            elif tag == "replace":
-                counterpart[j] = min(i1 + (j - j1), i2 - 1)
-            else:  # insert: follow the line before it, or the first line
-                counterpart[j] = max(i1 - 1, 0)
-    return kept, counterpart
+
+    kept: dict[int, int]
+    rewritten: dict[int, int]
+    counterpart: list[int]
+
+    @classmethod
+    def of(cls, old_keys: Sequence[str], new_keys: Sequence[str]) -> Correspondence:
+        matcher = SequenceMatcher(None, list(old_keys), list(new_keys), autojunk=False)
+        kept: dict[int, int] = {}
+        rewritten: dict[int, int] = {}
+        counterpart = [0] * len(new_keys)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            for j in range(j1, j2):
+                if tag == "equal":
+                    counterpart[j] = i1 + (j - j1)
+                    if new_keys[j]:
+                        kept[j] = counterpart[j]
+                elif tag == "replace":
+                    counterpart[j] = min(i1 + (j - j1), i2 - 1)
+                    if j - j1 < i2 - i1:
+                        rewritten[j] = counterpart[j]
+                else:  # insert: follow the line before it, or the first line
+                    counterpart[j] = max(i1 - 1, 0)
+        return cls(kept, rewritten, counterpart)
 
 
 def _close(a: float, b: float) -> bool:

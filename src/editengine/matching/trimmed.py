@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from editengine.matching.base import Match
 from editengine.matching.lines import (
+    FixLine,
     KeyFunction,
     LineBlock,
     OldLines,
@@ -21,13 +22,16 @@ def line_block_matches(
     *,
     key: KeyFunction = strip_key,
     transform_new=None,
+    fix_line: FixLine | None = None,
 ) -> list[Match]:
     """Every run of whole lines equal to old_string's lines under ``key``, as matches."""
     old_lines = OldLines.of(old)
     view = line_view(content)
     old_keys = [key(line) for line in old_lines.lines]
     return [
-        LineBlock(view, first, len(old_keys), old_lines, key).to_match(transform_new)
+        LineBlock(view, first, len(old_keys), old_lines, key, fix_line=fix_line).to_match(
+            transform_new
+        )
         for first in find_line_blocks(view, old_keys, key)
     ]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from typing import ClassVar
 
 from editengine.matching.base import Match
@@ -43,8 +44,39 @@ class UnicodePunctuationTier:
         position = plain_content.find(plain_old)
         while position != -1:
             end = position + len(plain_old)
-            matches.append(Match(position, end, 1.0, transform))
+            region = content[position:end]
+            matches.append(
+                Match(
+                    position,
+                    end,
+                    1.0,
+                    lambda new, region=region: keep_typography(transform(new), old, region),
+                )
+            )
             position = plain_content.find(plain_old, end)
         if matches:
             return matches
-        return line_block_matches(content, old, key=_punctuation_key, transform_new=transform)
+        return line_block_matches(
+            content, old, key=_punctuation_key, transform_new=transform, fix_line=_fix_line
+        )
+
+
+def _fix_line(new_line: str, old_line: str, file_line: str) -> str:
+    indent = new_line[: len(new_line) - len(new_line.lstrip())]
+    return indent + keep_typography(new_line.strip(), old_line.strip(), file_line.strip())
+
+
+def keep_typography(new: str, old: str, file_text: str) -> str:
+    """new_string with the file's typography where it repeats what old_string quoted.
+
+    ``old`` and ``file_text`` are the same text up to punctuation (one character for one),
+    so every character new_string copied from old_string can be taken from the file.
+    """
+    if len(old) != len(file_text) or old == file_text:
+        return new
+    out = list(new)
+    matcher = SequenceMatcher(None, old, new, autojunk=False)
+    for block in matcher.get_matching_blocks():
+        for step in range(block.size):
+            out[block.b + step] = file_text[block.a + step]
+    return "".join(out)
