@@ -144,6 +144,10 @@ def _run(source: NormalizedText, request: EditRequest, tiers: Sequence[Tier]) ->
     applied = _already_applied(source, old, new, lines)
     if applied is not None:
         return applied
+    if old not in content and _distinctive(new) and content.count(new) == 1:
+        # The quote is not in the file verbatim but the replacement is: an edit made before,
+        # not one to make again somewhere a tolerant tier would find.
+        return _no_op_already_applied(source, ExactTier().find(content, new), lines, ())
 
     trace: list[TierAttempt] = []
     for tier in tiers:
@@ -167,11 +171,16 @@ def _run(source: NormalizedText, request: EditRequest, tiers: Sequence[Tier]) ->
         trace.append(TierAttempt(tier.name, "matched", len(candidates), best, elapsed))
         return _apply(source, lines, tier.name, chosen, replacements, tuple(trace))
 
-    if new.strip():
+    if _distinctive(new, at_least=6):
         present = _present(content, new)
         if len(present) == 1:
             return _no_op_already_applied(source, present, lines, tuple(trace))
     raise _no_match(content, old, new, tuple(trace))
+
+
+def _distinctive(text: str, at_least: int = 12) -> bool:
+    """Long enough that finding it verbatim is no coincidence."""
+    return len("".join(text.split())) >= at_least
 
 
 def _present(content: str, text: str) -> list[Match]:

@@ -252,8 +252,8 @@ def test_a_tier_that_steps_back_lets_the_next_one_try():
         "        raise LoadError('empty')\n"
         "    return data\n"
     )
-    old = content.replace("'empty'", '"empty"').rstrip("\n")
-    new = old.replace('"empty"', '"empty", code=1')
+    old = content.replace("LoadError", "LoadErorr").rstrip("\n")
+    new = old.replace("LoadErorr", "LoadFailure")
     with pytest.raises(NoMatch) as info:
         edit_text(content, old, new)
     assert ("block_anchor", "refused") in [(a.tier, a.outcome) for a in info.value.trace]

@@ -231,6 +231,13 @@ def test_every_tier_finds_nothing_for_absent_text(tier):
 
 
 class TestTypoCarrying:
+    def test_an_edit_beside_a_misquoted_quote_style_merges(self):
+        content = self.content
+        old = content.replace("'empty'", '"empty"').rstrip("\n")
+        new = old.replace('"empty"', '"empty", code=1')
+        (match,) = BlockAnchorTier().find(content, old)
+        assert apply(content, match, new) == content.replace("'empty'", "'empty', code=1")
+
     content = (
         "def load(self):\n"
         "    data = read_all(self.path)\n"
@@ -257,8 +264,8 @@ class TestTypoCarrying:
     def test_a_misquote_that_cannot_be_carried_makes_the_tier_step_back(self):
         from editengine.matching.base import DoubtfulMatch
 
-        old = self.content.replace("'empty'", '"empty"').rstrip("\n")
-        new = old.replace('"empty"', '"empty", code=1')
+        old = self.content.replace("LoadError", "LoadErorr").rstrip("\n")
+        new = old.replace("LoadErorr", "LoadFailure")  # rewrites the very letters misquoted
         (match,) = BlockAnchorTier().find(self.content, old)
         with pytest.raises(DoubtfulMatch):
             match.rewrite(new)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-import re
+from collections.abc import Callable
 from difflib import SequenceMatcher
 from typing import ClassVar
 
@@ -48,7 +48,7 @@ class BlockAnchorTier:
         self.max_differing_fraction = max_differing_fraction
 
     def find(self, content: str, old: str) -> list[Match]:
-        old_lines = _trimmed_old(old)
+        old_lines, trim_new = _trimmed_old(old)
         keys = [line.strip() for line in old_lines.lines]
         if sum(1 for key in keys if key) < self.min_lines:
             return []
@@ -60,7 +60,7 @@ class BlockAnchorTier:
                 block = LineBlock(
                     view, start, len(keys), old_lines, similarity=similarity, fix_line=carry_fix
                 )
-                matches.append(block.to_match())
+                matches.append(block.to_match(trim_new))
         return matches
 
     def _similarity(self, view: LineView, start: int, keys: list[str]) -> float | None:
@@ -87,14 +87,30 @@ def block_similarity(old_keys: list[str], file_keys: list[str]) -> float:
     return Indel.normalized_similarity("\n".join(old_keys), "\n".join(file_keys))
 
 
-def _trimmed_old(old: str) -> OldLines:
+def _trimmed_old(old: str) -> tuple[OldLines, Callable[[str], str]]:
+    """old_string without blank lines at its edges, and how to take them off new_string."""
     old_lines = OldLines.of(old)
     lines = list(old_lines.lines)
+    head = tail = 0
     while lines and not lines[0].strip():
         lines.pop(0)
+        head += 1
     while lines and not lines[-1].strip():
         lines.pop()
-    return OldLines(lines, old_lines.trailing_newline)
+        tail += 1
+
+    def trim_new(new: str) -> str:
+        ending = "\n" if new.endswith("\n") else ""
+        new_lines = new[: len(new) - len(ending)].split("\n")
+        for _ in range(head):
+            if len(new_lines) > 1 and not new_lines[0].strip():
+                new_lines.pop(0)
+        for _ in range(tail):
+            if len(new_lines) > 1 and not new_lines[-1].strip():
+                new_lines.pop()
+        return "\n".join(new_lines) + ending
+
+    return OldLines(lines, old_lines.trailing_newline), trim_new
 
 
 def _min_votes(keys: list[str]) -> int:
@@ -120,34 +136,76 @@ def voted_starts(view: LineView, keys: list[str], *, min_votes: int) -> list[int
     return sorted(start for start, count in votes.items() if count >= min_votes)
 
 
-_TOKEN = re.compile(r"\w+|[^\w\s]")
-
-
 def carry_fix(line: str, misquoted: str, actual: str) -> str:
-    """``line`` with the words ``misquoted`` got wrong (compared with ``actual``) put right.
+    """``line`` (the edit of ``misquoted``) with ``misquoted``'s typos put right as in ``actual``.
 
-    A model that misquoted ``exports`` as ``exportss`` writes the misquote again in the line
-    it edits. Word-for-word fixes are carried over; a misquote that cannot be carried into
-    the rewritten line is a guess, and the tier steps back (:class:`DoubtfulMatch`).
+    A three-way merge, character by character: the model's edit (misquoted -> line) and the
+    typo fix (misquoted -> actual) are both applied when they touch different characters.
+    When they overlap nobody can say what was meant, and the tier steps back
+    (:class:`DoubtfulMatch`).
     """
-    old_tokens, file_tokens = _TOKEN.findall(misquoted), _TOKEN.findall(actual)
-    matcher = SequenceMatcher(None, old_tokens, file_tokens, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        wrong = old_tokens[i1:i2]
-        if not wrong:
-            continue  # the quote missed a token; nothing of it can be in new_string
-        pattern = r"\s*".join(re.escape(token) for token in wrong)
-        if not re.search(pattern, line):
-            continue  # the edit rewrote that part anyway
-        words = wrong + file_tokens[j1:j2]
-        if (
-            tag != "replace"
-            or i2 - i1 != 1
-            or j2 - j1 != 1
-            or not all(token[0].isalnum() or token[0] == "_" for token in words)
-        ):
-            raise DoubtfulMatch(f"cannot carry the fix of {wrong!r} into the edited line")
-        line = re.sub(rf"(?<!\w){re.escape(wrong[0])}(?!\w)", file_tokens[j1], line)
-    return line
+    indent = line[: len(line) - len(line.lstrip())]
+    base, ours, theirs = misquoted.strip(), actual.strip(), line.strip()
+    if base == ours:
+        return line
+    merged = merge3(base, ours, theirs)
+    if merged is None:
+        raise DoubtfulMatch("the edited line and the misquote overlap")
+    return indent + merged
+
+
+def merge3(base: str, ours: str, theirs: str) -> str | None:
+    """Apply both ``base -> ours`` and ``base -> theirs``; ``None`` when they conflict.
+
+    A change both sides made alike is applied once; where ``theirs`` rewrote a stretch that
+    holds all of one of ``ours``' changes, ``theirs`` wins (the edit replaced those
+    characters anyway). Any other overlap is a conflict.
+    """
+    our_hunks = _hunks(base, ours)
+    their_hunks = [hunk for hunk in _hunks(base, theirs) if hunk not in our_hunks]
+    kept_ours = []
+    for our_start, our_end, our_text in our_hunks:
+        clash = False
+        for their_start, their_end, _ in their_hunks:
+            if _covers(their_start, their_end, our_start, our_end):
+                clash = True
+                continue
+            if _touch(our_start, our_end, their_start, their_end):
+                return None
+        if not clash:
+            kept_ours.append((our_start, our_end, our_text))
+    out: list[str] = []
+    cursor = 0
+    for start, end, text in sorted(kept_ours + their_hunks):
+        out.append(base[cursor:start])
+        out.append(text)
+        cursor = end
+    out.append(base[cursor:])
+    return "".join(out)
+
+
+def _covers(outer_start: int, outer_end: int, start: int, end: int) -> bool:
+    """A non-empty stretch that holds ``[start, end)`` (an insertion strictly inside it)."""
+    if outer_start == outer_end:
+        return False
+    if start == end:
+        return outer_start < start < outer_end
+    return outer_start <= start and end <= outer_end
+
+
+def _touch(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
+    """Two changes that cannot both be applied in any order."""
+    if a_start < b_end and b_start < a_end:
+        return True
+    if a_start == b_start and (a_start == a_end or b_start == b_end):
+        return True
+    inside_b = a_start == a_end and b_start < a_start < b_end
+    inside_a = b_start == b_end and a_start < b_start < a_end
+    return inside_a or inside_b
+
+
+def _hunks(base: str, other: str) -> list[tuple[int, int, str]]:
+    matcher = SequenceMatcher(None, base, other, autojunk=False)
+    return [
+        (i1, i2, other[j1:j2]) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
+    ]

@@ -315,6 +315,9 @@ def realign_lines(
         if fix_line is not None and index in pairing.rewritten:
             old_index = pairing.rewritten[index]
             line = fix_line(line, old_lines[old_index], file_lines[old_index])
+        if shift == 0 and model_style == file_style:
+            out.append(line)  # nothing to move: keep its whitespace as written, tabs and all
+            continue
         out.append(file_style.render(target) + line.lstrip(" \t"))
     return out
 

@@ -47,7 +47,35 @@ class LineTrimmedTier:
     fuzzy: ClassVar[bool] = False
 
     def find(self, content: str, old: str) -> list[Match]:
-        return line_block_matches(content, old)
+        matches = line_block_matches(content, old)
+        if matches:
+            # A quote whose first line may start mid-line and whose last may stop mid-line
+            # also fits wherever those lines merely end and begin that way: a second place.
+            matches.extend(_partial_line_blocks(content, old, {m.start for m in matches}))
+        return matches
+
+
+def _partial_line_blocks(content: str, old: str, taken: set[int]) -> list[Match]:
+    old_lines = OldLines.of(old)
+    keys = [line.strip() for line in old_lines.lines]
+    if len(keys) < 2 or not keys[0] or not keys[-1]:
+        return []
+    view = line_view(content)
+    found: list[Match] = []
+    position = content.find(keys[-1])
+    while position != -1:
+        last = view.line_of_offset(position)
+        first = last - len(keys) + 1
+        if first >= 0 and view.start(first) not in taken:
+            file_keys = [line.strip() for line in view.lines[first : last + 1]]
+            if (
+                file_keys[-1].startswith(keys[-1])
+                and file_keys[0].endswith(keys[0])
+                and file_keys[1:-1] == keys[1:-1]
+            ):
+                found.append(Match(view.start(first), view.line_end(last)))
+        position = content.find(keys[-1], view.line_end(last) + 1)
+    return found
 
 
 def _strip_blank_edges(text: str) -> tuple[str, int, int]:

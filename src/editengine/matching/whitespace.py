@@ -11,8 +11,7 @@ from editengine.matching.lines import LineBlock, OldLines, line_view
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _SPACE = re.compile(r"[ \t\r\n\f\v]*")
 _SPACE_CHARS = frozenset(" \t\r\n\f\v")
-# After a mid-line match these characters mean the expression goes on: the model quoted a
-# prefix of it (``x=foo`` of ``x = foo(a, b)``), which is not an edit we may guess at.
+# After a mid-line match these characters mean the expression goes on.
 _CONTINUES = frozenset("([.")
 
 
@@ -119,13 +118,34 @@ def _to_match(content: str, start: int, end: int, old: str) -> Match | None:
         block_type = LineBlock if len(lines) == count else _ReflowedBlock
         block = block_type(view, first_line, count, trimmed_old, token_key)
         return block.to_match()
-    following = after.lstrip()
-    if following and following[0] in _CONTINUES:
+    if before.strip() and not _clean_start(before, content[start]):
         return None
-    leading = before.rstrip()
-    if leading.endswith("."):
+    if after.strip() and not _clean_end(content[end - 1], after):
         return None
     return Match(start, end)
+
+
+# Where a mid-line quote may begin or stop without cutting an expression or an operator
+# in two: ``x=foo`` of ``x = foo(a, b)`` or ``/ Retry`` of ``// Retry`` are not edits we
+# may guess at.
+_OPENERS = frozenset("([{,;=:")
+_CLOSERS = frozenset(")]},;:")
+
+
+def _clean_start(before: str, first: str) -> bool:
+    if before[-1] in " \t":
+        previous = before.rstrip()[-1]
+        return previous in _OPENERS or _is_word(first) != _is_word(previous) or _is_word(first)
+    return before[-1] in _OPENERS and (_is_word(first) or first in "\"'([{")
+
+
+def _clean_end(last: str, after: str) -> bool:
+    following = after.lstrip()
+    if following[0] in _CONTINUES:
+        return False
+    if after[0] in " \t":
+        return True
+    return after[0] in _CLOSERS and (_is_word(last) or last in "\"')]}")
 
 
 class _ReflowedBlock(LineBlock):
