@@ -1,10 +1,11 @@
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
 
-from editengine.errors import BadRequest, Region
+from editengine.errors import BadRequest, NoMatch, Region
 from editengine.fixer import PromptBuilder, WindowPolicy
 from editengine.fixer.prompt import choose_boundary, fill
 
@@ -187,3 +188,19 @@ def test_a_file_under_the_threshold_is_sent_whole(request_factory):
 
     assert prompt.windowed is False and prompt.shown_lines == 400
     assert "⋮" not in _block(prompt.user, "file_content")
+
+
+def test_the_error_names_the_closest_regions_once(request_factory):
+    bare = request_factory(closest=(Region(7, 8, 0.9),))
+    prompt = PromptBuilder().build(bare)
+    assert "Closest regions found: lines 7-8 (90% similar)." in _block(prompt.user, "error")
+
+    told = dataclasses.replace(
+        bare,
+        error=NoMatch(
+            "Not found; the most similar region is lines 7-8 (90% similar).",
+            closest=(Region(7, 8, 0.9),),
+        ),
+    )
+    error_block = _block(PromptBuilder().build(told).user, "error")
+    assert error_block.count("lines 7-8") == 1

@@ -132,7 +132,8 @@ def error_text(error: NoMatch) -> str:
     parts = [error.message]
     if error.hint:
         parts.append(error.hint)
-    if error.closest:
+    # The cascade's own message usually names the closest regions already.
+    if error.closest and error.closest[0].describe() not in error.message:
         places = ", ".join(region.describe() for region in error.closest)
         parts.append(f"Closest regions found: {places}.")
     return "\n".join(parts)
