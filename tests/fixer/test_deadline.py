@@ -114,6 +114,25 @@ def test_it_stops_when_the_next_backoff_would_pass_the_deadline(clock):
     assert "2 attempts" in str(caught.value) and "HTTP 503" in str(caught.value)
 
 
+def test_retry_after_from_the_provider_is_honoured(clock):
+    asked = ProviderError("HTTP 429", transient=True, status_code=429, retry_after=6.0)
+    call = Flaky(asked, transient())
+
+    assert _runner(clock, timeout=30.0).run(call) == "ok"
+
+    assert clock.sleeps == [6.0, 2.0]  # max(backoff, Retry-After), then plain backoff
+
+
+def test_a_retry_after_beyond_the_deadline_stops_at_once(clock):
+    asked = ProviderError("HTTP 429", transient=True, status_code=429, retry_after=60.0)
+    call = Flaky(asked)
+
+    with pytest.raises(FixerTimeout, match="asked to wait 60 s"):
+        _runner(clock, timeout=40.0).run(call)
+
+    assert len(call.timeouts) == 1 and clock.sleeps == []
+
+
 def test_other_exceptions_become_provider_errors(clock):
     call = Flaky(KeyError("boom"))
 

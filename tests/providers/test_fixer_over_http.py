@@ -100,6 +100,17 @@ def test_rate_limit_then_success_is_retried(backend, httpx2_mock, fix_request, n
     assert len(no_sleep) == 1 and no_sleep[0] > 0  # one backoff between the two calls
 
 
+def test_a_rate_limit_retry_after_header_sets_the_wait(backend, httpx2_mock, fix_request, no_sleep):
+    limited = backend.error(429)
+    limited.headers["retry-after"] = "3"
+    route = httpx2_mock.post(backend.url).mock(side_effect=[limited, backend.answer(GOOD_ANSWER)])
+
+    _fixer(backend, no_sleep, timeout=10.0).correct(fix_request)
+
+    assert route.call_count == 2
+    assert no_sleep == [3.0]
+
+
 async def test_async_rate_limit_then_success_is_retried(
     backend, httpx2_mock, fix_request, no_sleep
 ):

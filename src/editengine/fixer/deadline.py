@@ -2,10 +2,11 @@
 
 :class:`DeadlineRunner` calls ``call(remaining_seconds)`` and retries it with tenacity,
 but only on transient provider errors (rate limit, connection, provider timeout, 5xx),
-with exponential backoff plus jitter, until the call succeeds, ``max_attempts`` is
-reached or the next attempt could not start before the deadline. A call that blocks
-past the deadline is abandoned: the sync runner waits for a worker thread only as long
-as the time left, the async runner uses :func:`asyncio.wait_for`.
+with exponential backoff plus jitter (longer if the provider sent ``Retry-After``),
+until the call succeeds, ``max_attempts`` is reached or the next attempt could not start
+before the deadline. A call that blocks past the deadline is abandoned: the sync runner
+waits for a worker thread only as long as the time left, the async runner uses
+:func:`asyncio.wait_for`.
 """
 
 from __future__ import annotations
@@ -117,9 +118,16 @@ class DeadlineRunner:
             upcoming = getattr(state, "upcoming_sleep", 0.0) or 0.0
             return self._clock() + upcoming + _MIN_ATTEMPT_SECONDS >= deadline
 
+        def wait(state: RetryCallState) -> float:
+            # A provider that says when to come back is believed over our own backoff.
+            backoff = self._wait(state)
+            failure = state.outcome.exception() if state.outcome is not None else None
+            asked = getattr(failure, "retry_after", None)
+            return max(backoff, asked) if isinstance(asked, (int, float)) else backoff
+
         return {
             "stop": stop,
-            "wait": self._wait,
+            "wait": wait,
             "retry": retry_if_exception(_is_transient),
             "reraise": True,
         }
@@ -140,9 +148,14 @@ class DeadlineRunner:
     def _gave_up(self, last: ProviderError, attempts: int) -> FixerError:
         if attempts < self.max_attempts:
             # Stopped early because the next backoff would have passed the deadline.
+            asked = (
+                f" (the provider asked to wait {last.retry_after:g} s)"
+                if last.retry_after is not None
+                else ""
+            )
             return FixerTimeout(
                 f"The LLM fixer ({self._label}) ran out of its {self.timeout:g} s deadline after "
-                f"{_attempts(attempts)}; last error: {last.message}",
+                f"{_attempts(attempts)}; last error: {last.message}{asked}",
                 hint="The original edit error stands; try again later or raise the timeout.",
             )
         return ProviderError(

@@ -52,6 +52,7 @@ def map_sdk_error(
             f"The {provider} API answered HTTP {status}: {_detail(exc)}",
             transient=transient,
             status_code=status,
+            retry_after=_retry_after(exc),
             hint=None if transient else "The request was refused; retrying will not help.",
         )
     if isinstance(exc, json.JSONDecodeError):
@@ -82,6 +83,24 @@ def parse_json_object(text: Any, *, provider: str) -> dict[str, Any]:
 def usage_count(usage: Any, name: str) -> int:
     value = getattr(usage, name, None) if usage is not None else None
     return value if isinstance(value, int) else 0
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    """Seconds from a ``Retry-After`` (or ``retry-after-ms``) header; dates are ignored."""
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    if headers is None:
+        return None
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        raw = headers.get(name)
+        if raw is None:
+            continue
+        try:
+            seconds = float(raw) * scale
+        except ValueError:
+            continue
+        if seconds >= 0:
+            return seconds
+    return None
 
 
 def _detail(exc: BaseException) -> str:
