@@ -204,3 +204,18 @@ def test_the_error_names_the_closest_regions_once(request_factory):
     )
     error_block = _block(PromptBuilder().build(told).user, "error")
     assert error_block.count("lines 7-8") == 1
+
+
+def test_an_ambiguous_match_error_windows_around_its_candidates(request_factory):
+    from editengine.errors import AmbiguousMatch
+
+    error = AmbiguousMatch(
+        "old_string matches 2 places.",
+        candidates=(Region(100, 100, 1.0), Region(900, 900, 1.0)),
+        tier="exact",
+    )
+    request = dataclasses.replace(request_factory(content=_big_file(1000)), error=error)
+
+    prompt = PromptBuilder(window=WindowPolicy(context_lines=1)).build(request)
+
+    assert "lines 99-101, 899-901 are shown" in " ".join(prompt.user.split())

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from editengine._resources import prompt_text
-from editengine.errors import BadRequest, NoMatch
+from editengine.errors import BadRequest, EditError, NoMatch, Region
 from editengine.fixer.protocol import FixRequest
 from editengine.fixer.window import LineSpan, WindowPolicy
 
@@ -85,7 +85,7 @@ class PromptBuilder:
         lines = _file_lines(request.content)
         windowed = self.window.applies_to(len(lines))
         spans = (
-            self.window.spans(len(lines), request.error.closest)
+            self.window.spans(len(lines), _closest(request.error))
             if windowed
             else (LineSpan(1, len(lines)),)
         )
@@ -127,16 +127,24 @@ def choose_boundary(texts: Iterable[str]) -> str:
     return token
 
 
-def error_text(error: NoMatch) -> str:
+def error_text(error: EditError) -> str:
     """The failure as the model sees it (message and hint, without notes added later)."""
     parts = [error.message]
     if error.hint:
         parts.append(error.hint)
+    closest = _closest(error)
     # The cascade's own message usually names the closest regions already.
-    if error.closest and error.closest[0].describe() not in error.message:
-        places = ", ".join(region.describe() for region in error.closest)
+    if closest and closest[0].describe() not in error.message:
+        places = ", ".join(region.describe() for region in closest)
         parts.append(f"Closest regions found: {places}.")
     return "\n".join(parts)
+
+
+def _closest(error: EditError) -> tuple[Region, ...]:
+    # FixRequest.error is a NoMatch; tolerate other match errors (their candidates) too.
+    if isinstance(error, NoMatch):
+        return tuple(error.closest)
+    return tuple(getattr(error, "candidates", ()) or ())
 
 
 def _check_user_template(template: str) -> None:
