@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from editengine.errors import BadRequest, NoMatch, Region
+from editengine.errors import AmbiguousMatch, BadRequest, NoMatch, Region
 from editengine.fixer import PromptBuilder, WindowPolicy
 from editengine.fixer.prompt import choose_boundary, fill
 
@@ -207,8 +207,6 @@ def test_the_error_names_the_closest_regions_once(request_factory):
 
 
 def test_an_ambiguous_match_error_windows_around_its_candidates(request_factory):
-    from editengine.errors import AmbiguousMatch
-
     error = AmbiguousMatch(
         "old_string matches 2 places.",
         candidates=(Region(100, 100, 1.0), Region(900, 900, 1.0)),
