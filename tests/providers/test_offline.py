@@ -185,3 +185,17 @@ def test_a_corrupt_cassette_names_the_line(tmp_path):
 
     with pytest.raises(BadRequest, match="Line 2"):
         ReplayProvider(cassette)
+
+
+def test_recording_after_a_hand_edited_last_line_keeps_records_apart(tmp_path):
+    cassette = tmp_path / "c.jsonl"
+    key = request_key("s", "a", {})
+    cassette.write_text(json.dumps({"key": key, "data": {"n": 0}}))  # no final newline
+    provider = ReplayProvider(cassette, record_with=ScriptedProvider([{"n": 1}]))
+
+    provider.complete_json("s", "b", {}, timeout=1)
+
+    replay = ReplayProvider(cassette)
+    assert len(replay) == 2
+    assert replay.complete_json("s", "a", {}, timeout=1).data == {"n": 0}
+    assert replay.complete_json("s", "b", {}, timeout=1).data == {"n": 1}

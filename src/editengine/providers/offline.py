@@ -199,8 +199,14 @@ class ReplayProvider:
         line = json.dumps(entry, ensure_ascii=False, sort_keys=True)
         with self._lock:
             self.cassette_path.parent.mkdir(parents=True, exist_ok=True)
-            with self.cassette_path.open("a", encoding="utf-8") as handle:
-                handle.write(line + "\n")
+            with self.cassette_path.open("a+b") as handle:
+                # A hand-edited cassette may lack its final newline; never glue two records.
+                handle.seek(0, 2)
+                if handle.tell() > 0:
+                    handle.seek(-1, 2)
+                    if handle.read(1) != b"\n":
+                        handle.write(b"\n")
+                handle.write(line.encode("utf-8") + b"\n")
             self._entries[key] = entry
             self.recorded += 1
 
