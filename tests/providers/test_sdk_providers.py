@@ -11,6 +11,7 @@ import pytest
 
 from editengine.errors import (
     BadRequest,
+    FixerError,
     InvalidCorrection,
     ProviderConfigError,
     ProviderError,
@@ -237,3 +238,18 @@ def test_make_fixer_refuses_an_unknown_provider():
         make_fixer("gemini")
 
     assert "openai" in str(caught.value) and "anthropic" in str(caught.value)
+
+
+def test_an_unreadable_answer_is_still_a_project_error(backend, httpx2_mock):
+    # a well-formed HTTP body whose answer is not where the provider looks for it
+    body = json.loads(backend.answer(GOOD_ANSWER).content)
+    if backend.name == "openai":
+        body["choices"][0]["message"] = None
+    else:
+        body["content"] = None
+    httpx2_mock.post(backend.url).mock(return_value=httpx.Response(200, json=body))
+
+    with pytest.raises(FixerError) as caught:
+        backend.provider().complete_json("s", "u", CORRECTION_SCHEMA, timeout=5)
+
+    assert caught.value.__cause__ is not caught.value

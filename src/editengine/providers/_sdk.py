@@ -34,8 +34,6 @@ def map_sdk_error(
     exc: BaseException, sdk: ModuleType, *, provider: str, env_var: str
 ) -> FixerError:
     """The project error for an exception raised inside an SDK call."""
-    if isinstance(exc, FixerError):
-        return exc
     if isinstance(exc, sdk.APITimeoutError):
         return ProviderError(f"The {provider} request timed out.", transient=True)
     if isinstance(exc, sdk.APIConnectionError):

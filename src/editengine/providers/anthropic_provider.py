@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from editengine.errors import InvalidCorrection
+from editengine.errors import FixerError, InvalidCorrection
 from editengine.providers._sdk import import_sdk, map_sdk_error, parse_json_object, usage_count
 from editengine.providers.base import ProviderReply
 from editengine.providers.credentials import API_KEY_ENV_VARS, resolve_api_key
@@ -56,9 +56,11 @@ class AnthropicProvider:
     ) -> ProviderReply:
         try:
             message = self._client.messages.create(**self._params(system, user, schema, timeout))
-        except Exception as exc:
+            return self._reply(message)
+        except FixerError:
+            raise
+        except Exception as exc:  # every other failure leaves as a project error
             raise self._mapped(exc) from exc
-        return self._reply(message)
 
     async def acomplete_json(
         self, system: str, user: str, schema: dict[str, Any], *, timeout: float
@@ -67,9 +69,11 @@ class AnthropicProvider:
             message = await self._async_client.messages.create(
                 **self._params(system, user, schema, timeout)
             )
-        except Exception as exc:
+            return self._reply(message)
+        except FixerError:
+            raise
+        except Exception as exc:  # every other failure leaves as a project error
             raise self._mapped(exc) from exc
-        return self._reply(message)
 
     def _params(
         self, system: str, user: str, schema: dict[str, Any], timeout: float

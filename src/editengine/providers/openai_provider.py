@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from editengine.errors import InvalidCorrection
+from editengine.errors import FixerError, InvalidCorrection
 from editengine.providers._sdk import import_sdk, map_sdk_error, parse_json_object, usage_count
 from editengine.providers.base import ProviderReply
 from editengine.providers.credentials import API_KEY_ENV_VARS, resolve_api_key
@@ -55,9 +55,11 @@ class OpenAIProvider:
             completion = self._client.chat.completions.create(
                 **self._params(system, user, schema, timeout)
             )
-        except Exception as exc:
+            return self._reply(completion)
+        except FixerError:
+            raise
+        except Exception as exc:  # every other failure leaves as a project error
             raise self._mapped(exc) from exc
-        return self._reply(completion)
 
     async def acomplete_json(
         self, system: str, user: str, schema: dict[str, Any], *, timeout: float
@@ -66,9 +68,11 @@ class OpenAIProvider:
             completion = await self._async_client.chat.completions.create(
                 **self._params(system, user, schema, timeout)
             )
-        except Exception as exc:
+            return self._reply(completion)
+        except FixerError:
+            raise
+        except Exception as exc:  # every other failure leaves as a project error
             raise self._mapped(exc) from exc
-        return self._reply(completion)
 
     def _params(
         self, system: str, user: str, schema: dict[str, Any], timeout: float
