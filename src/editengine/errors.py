@@ -22,7 +22,7 @@
     ├── MultiEditFailed            multi_edit_failed
     └── FixerError                 fixer_error
         ├── FixerTimeout           fixer_timeout
-        ├── ProviderError          provider_error
+        ├── ProviderError          provider_error   (.transient: worth retrying)
         ├── ProviderConfigError    provider_config
         └── InvalidCorrection      invalid_correction
 
@@ -288,7 +288,28 @@ class FixerTimeout(FixerError):
 
 
 class ProviderError(FixerError):
+    """The model provider failed to answer.
+
+    ``transient`` is true for failures worth retrying (rate limit, connection error,
+    provider timeout, 5xx); ``status_code`` is the HTTP status when there was one;
+    ``retry_after`` the seconds the provider asked to wait (``Retry-After``), if it did.
+    """
+
     code = "provider_error"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        transient: bool = False,
+        status_code: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.transient = transient
+        self.status_code = status_code
+        self.retry_after = retry_after
 
 
 class ProviderConfigError(FixerError):

@@ -1,0 +1,35 @@
+"""The LLM fixer: when no cascade tier can place an edit, ask a model to correct it.
+
+:class:`LLMFixer` implements the :class:`Fixer` protocol on any
+:class:`~editengine.providers.Provider`; :func:`make_fixer` builds one on OpenAI or
+Anthropic. The engine validates every :class:`Correction` before writing.
+"""
+
+from editengine.fixer.cache import CorrectionCache, correction_key
+from editengine.fixer.deadline import Backoff
+from editengine.fixer.factory import PROVIDER_NAMES, make_fixer, make_provider
+from editengine.fixer.llm import LLMFixer
+from editengine.fixer.prompt import Prompt, PromptBuilder
+from editengine.fixer.protocol import Correction, Fixer, FixRequest
+from editengine.fixer.schema import CORRECTION_SCHEMA, ProposedCorrection, parse_correction
+from editengine.fixer.window import LineSpan, WindowPolicy
+
+__all__ = [
+    "CORRECTION_SCHEMA",
+    "PROVIDER_NAMES",
+    "Backoff",
+    "Correction",
+    "CorrectionCache",
+    "FixRequest",
+    "Fixer",
+    "LLMFixer",
+    "LineSpan",
+    "Prompt",
+    "PromptBuilder",
+    "ProposedCorrection",
+    "WindowPolicy",
+    "correction_key",
+    "make_fixer",
+    "make_provider",
+    "parse_correction",
+]

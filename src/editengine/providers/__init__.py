@@ -1,0 +1,30 @@
+"""Model providers: one JSON-producing call each, sync and async.
+
+Real providers (their SDK is imported only when you build one):
+:class:`OpenAIProvider` (``pip install "editengine[openai]"``) and
+:class:`AnthropicProvider` (``pip install "editengine[anthropic]"``).
+Offline providers for tests and evaluation: :class:`ScriptedProvider`,
+:class:`ReplayProvider`, :class:`CallbackProvider`.
+"""
+
+from editengine.providers.anthropic_provider import DEFAULT_ANTHROPIC_MODEL, AnthropicProvider
+from editengine.providers.base import Provider, ProviderReply, ProviderRequest, request_key
+from editengine.providers.credentials import API_KEY_ENV_VARS, resolve_api_key
+from editengine.providers.offline import CallbackProvider, ReplayProvider, ScriptedProvider
+from editengine.providers.openai_provider import DEFAULT_OPENAI_MODEL, OpenAIProvider
+
+__all__ = [
+    "API_KEY_ENV_VARS",
+    "DEFAULT_ANTHROPIC_MODEL",
+    "DEFAULT_OPENAI_MODEL",
+    "AnthropicProvider",
+    "CallbackProvider",
+    "OpenAIProvider",
+    "Provider",
+    "ProviderReply",
+    "ProviderRequest",
+    "ReplayProvider",
+    "ScriptedProvider",
+    "request_key",
+    "resolve_api_key",
+]
