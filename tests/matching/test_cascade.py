@@ -235,7 +235,8 @@ def test_line_trimmed_tier_alone_in_a_cascade():
 
 
 def test_space_indented_yaml_keeps_its_two_column_steps():
-    content = "jobs:\n  test:\n    steps:\n      - run: |\n          pip install a\n          pip install b\n"
+    content = "jobs:\n  test:\n    steps:\n      - run: |\n"
+    content += "          pip install a\n          pip install b\n"
     old = "pip install a\npip install b"
     new = "          pip install a\n          # note\n          pip install b"
     result = edit_text(content, old, new)
