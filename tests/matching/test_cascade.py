@@ -258,3 +258,28 @@ def test_a_tier_that_steps_back_lets_the_next_one_try():
     with pytest.raises(NoMatch) as info:
         edit_text(content, old, new)
     assert ("block_anchor", "refused") in [(a.tier, a.outcome) for a in info.value.trace]
+
+
+def test_two_overlapping_readings_of_one_stretch_are_ambiguous():
+    content = "\t\t\t\t},\n\t\t\t\t{ limit: n })\n\t\t\t},\n\t\t\t{ limit: n })\n\t\t},\n"
+    with pytest.raises(AmbiguousMatch):
+        edit_text(content, "\t\t\t},\n\t\t\t{ limit:n })\n\t\t},", "\t\t\t},\n\t\t},")
+
+
+def test_a_one_line_quote_that_also_ends_a_longer_line_is_ambiguous():
+    content = "fn a(p: &str) -> Result<u8, E> {\n}\nfn b(\n) -> Result<u8, E> {\n}\n"
+    with pytest.raises(AmbiguousMatch):
+        edit_text(content, "    ) -> Result<u8, E> {", ") -> Result<u16, E> {")
+
+
+def test_a_one_line_quote_inside_a_longer_word_is_not_another_place():
+    content = "max = 1\n    x = 1\n"
+    assert edit_text(content, "x = 1  ", "x = 2").new_content == "max = 1\n    x = 2\n"
+
+
+def test_a_misquoted_indentation_is_not_copied_into_the_edit():
+    content = "def f():\n    if ready:\n        start()\n        wait()\n    return 1\n"
+    old = "def f():\n    if ready:\n      strt()\n        wait()"  # typo and depth off
+    new = "def f():\n    if ready:\n      strt(now=True)\n        wait()"
+    result = edit_text(content, old, new)
+    assert result.new_content == content.replace("start()", "start(now=True)")

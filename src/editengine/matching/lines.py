@@ -288,7 +288,7 @@ def realign_lines(
     def file_levels(line: str) -> float:
         return file_style.levels(leading_whitespace(line))
 
-    shifts = _line_shifts(old_lines, file_lines, model_levels, file_levels)
+    shifts = _line_shifts(old_lines, file_lines, model_levels, file_levels, key)
     common = Counter(shifts.values()).most_common(1)[0][0] if shifts else 0.0
     pairing = Correspondence.of(
         [key(line) for line in old_lines], [key(line) for line in new_lines]
@@ -303,6 +303,14 @@ def realign_lines(
             out.append("")
             continue
         shift = 0.0 if new_in_file_frame else shifts.get(counterpart[index], common)
+        rewritten_from = pairing.rewritten.get(index)
+        if rewritten_from is not None and rewritten_from not in shifts:
+            # A misquoted line rewritten at the misquote's own depth: the misquote's depth
+            # was part of the mistake, so move the line to the file's.
+            misquoted, actual = old_lines[rewritten_from], file_lines[rewritten_from]
+            if misquoted.strip() and actual.strip():
+                if _close(model_levels(line), model_levels(misquoted)):
+                    shift = file_levels(actual) - model_levels(misquoted)
         target = max(model_levels(line) + shift, 0.0)
         old_index = equal_pairs.get(index)
         if old_index is not None:
@@ -339,10 +347,13 @@ def _line_shifts(
     file_lines: Sequence[str],
     model_levels: Callable[[str], float],
     file_levels: Callable[[str], float],
+    key: KeyFunction,
 ) -> _Shifts:
+    """Per paired line, how much deeper the file has it; only lines quoted right count (a
+    misquoted line's indentation may be part of the misquote)."""
     shifts = _Shifts()
     for index, (old_line, file_line) in enumerate(zip(old_lines, file_lines)):
-        if old_line.strip() and file_line.strip():
+        if old_line.strip() and file_line.strip() and key(old_line) == key(file_line):
             shifts[index] = round(file_levels(file_line) - model_levels(old_line), 4)
     return shifts
 

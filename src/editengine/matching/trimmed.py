@@ -58,6 +58,8 @@ class LineTrimmedTier:
 def _partial_line_blocks(content: str, old: str, taken: set[int]) -> list[Match]:
     old_lines = OldLines.of(old)
     keys = [line.strip() for line in old_lines.lines]
+    if len(keys) == 1 and keys[0]:
+        return _substring_elsewhere(content, keys[0], taken)
     if len(keys) < 2 or not keys[0] or not keys[-1]:
         return []
     view = line_view(content)
@@ -129,3 +131,24 @@ def _substring_matches(content: str, needle: str, transform_new) -> list[Match]:
         matches.append(Match(position, end, 1.0, lambda new: transform_new(new).strip()))
         position = content.find(needle, end)
     return matches
+
+
+def _substring_elsewhere(content: str, key: str, taken: set[int]) -> list[Match]:
+    """Where a one-line quote stands inside a longer line, between word boundaries."""
+    view = line_view(content)
+    found: list[Match] = []
+    position = content.find(key)
+    while position != -1:
+        end = position + len(key)
+        line_start = view.start(view.line_of_offset(position))
+        whole_line = line_start in taken and not content[line_start:position].strip()
+        before_ok = not (position and _word(content[position - 1]) and _word(key[0]))
+        after_ok = not (end < len(content) and _word(content[end]) and _word(key[-1]))
+        if not whole_line and before_ok and after_ok:
+            found.append(Match(position, end))
+        position = content.find(key, position + 1)
+    return found
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char == "_"

@@ -50,11 +50,10 @@ class WhitespaceTier:
             match = None
             if start is not None and end is not None and _at_word_edges(content, start, end):
                 match = _to_match(content, start, end, old)
-            if match is not None and (not matches or match.start >= matches[-1].end):
+            if match is not None:
+                # Overlapping places are kept: two readings of one stretch are an ambiguity.
                 matches.append(match)
-                position = content.find(anchor, end)
-            else:
-                position = content.find(anchor, position + 1)
+            position = content.find(anchor, position + 1)
         return matches
 
 
