@@ -98,6 +98,7 @@ class Thresholds:
     near_refused_share: float = 0.10
     near_accepted_share: float = 0.20
     fixer_min_timeouts: int = 20
+    deadline_min_successes: int = 50
     fixer_timeout_rate: float = 0.05
     deadline_close: float = 0.80
     deadline_far: float = 0.50
@@ -738,7 +739,7 @@ def _fixer_deadline(
     # A timed-out call reports about the deadline as its latency: its median estimates it.
     deadline = deadline_ms or fixer["latency_ms_timeout"].get("p50")
     p95 = success.get("p95")
-    if not deadline or p95 is None:
+    if not deadline or p95 is None or success["count"] < t.deadline_min_successes:
         return
     evidence = {"timeouts": timeouts, "calls": calls, "deadline_ms": deadline,
                 "success_p95_ms": p95, "success_p99_ms": success.get("p99")}
