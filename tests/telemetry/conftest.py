@@ -37,7 +37,10 @@ def _state(**overrides: Any) -> EditState:
 def exact_hit() -> EditState:
     return _state(
         attempts=[TierAttempt("exact", "matched", 1, None, 0.04)],
-        outcome="success", strategy="exact", replacements=1, duration_ms=1.5,
+        outcome="success",
+        strategy="exact",
+        replacements=1,
+        duration_ms=1.5,
     )
 
 
@@ -48,14 +51,19 @@ def fuzzy_hit() -> EditState:
             TierAttempt("line_trimmed", "no_candidates", 0, None, 0.2),
             TierAttempt("block_anchor", "matched", 1, 0.93, 0.8),
         ],
-        outcome="success", strategy="block_anchor", replacements=1, duration_ms=3.0,
+        outcome="success",
+        strategy="block_anchor",
+        replacements=1,
+        duration_ms=3.0,
     )
 
 
 def ambiguity() -> EditState:
     return _state(
         attempts=[TierAttempt("exact", "ambiguous", 3, None, 0.06)],
-        outcome="error", error_code="ambiguous", duration_ms=1.1,
+        outcome="error",
+        error_code="ambiguous",
+        duration_ms=1.1,
     )
 
 
@@ -65,7 +73,9 @@ def no_match() -> EditState:
             TierAttempt("exact", "no_candidates", 0, None, 0.05),
             TierAttempt("block_anchor", "refused", 1, 0.71, 0.9),
         ],
-        outcome="error", error_code="no_match", duration_ms=2.0,
+        outcome="error",
+        error_code="no_match",
+        duration_ms=2.0,
     )
 
 
@@ -77,12 +87,21 @@ def fixer_success(*, cache_hit: bool = False) -> EditState:
             TierAttempt("exact", "matched", 1, None, 0.04),
         ],
         fixer=FixerCall(
-            provider="openai", model="gpt-4o-mini", outcome="corrected",
-            latency_ms=0.7 if cache_hit else 1840.0, input_tokens=1200, output_tokens=90,
-            cache_hit=cache_hit, windowed=True, prompt_chars=4800,
+            provider="openai",
+            model="gpt-4o-mini",
+            outcome="corrected",
+            latency_ms=0.7 if cache_hit else 1840.0,
+            input_tokens=1200,
+            output_tokens=90,
+            cache_hit=cache_hit,
+            windowed=True,
+            prompt_chars=4800,
             note=f"search was {SECRET_OLD}",
         ),
-        outcome="success", strategy="exact", replacements=1, duration_ms=1850.0,
+        outcome="success",
+        strategy="exact",
+        replacements=1,
+        duration_ms=1850.0,
     )
 
 
@@ -93,10 +112,17 @@ def fixer_timeout() -> EditState:
             TierAttempt("block_anchor", "refused", 1, 0.55, 0.9),
         ],
         fixer=FixerCall(
-            provider="anthropic", model="claude-haiku-4-5", outcome="timeout",
-            latency_ms=30_000.0, input_tokens=0, output_tokens=0, prompt_chars=9000,
+            provider="anthropic",
+            model="claude-haiku-4-5",
+            outcome="timeout",
+            latency_ms=30_000.0,
+            input_tokens=0,
+            output_tokens=0,
+            prompt_chars=9000,
         ),
-        outcome="error", error_code="fixer_timeout", duration_ms=30_010.0,
+        outcome="error",
+        error_code="fixer_timeout",
+        duration_ms=30_010.0,
     )
 
 

@@ -18,23 +18,59 @@ from editengine.telemetry.events import path_hash
 
 COMMON = {"event", "v", "ts", "edit_id", "engine_version"}
 STARTED = COMMON | {
-    "operation", "dry_run", "match_mode", "replace_all", "instruction_given",
-    "old_chars", "new_chars", "path_sha256",
+    "operation",
+    "dry_run",
+    "match_mode",
+    "replace_all",
+    "instruction_given",
+    "old_chars",
+    "new_chars",
+    "path_sha256",
 }
 TIER = COMMON | {
-    "tier", "outcome", "candidates", "best_similarity", "elapsed_ms", "pass", "position",
+    "tier",
+    "outcome",
+    "candidates",
+    "best_similarity",
+    "elapsed_ms",
+    "pass",
+    "position",
 }
 FIXER = COMMON | {
-    "provider", "model", "outcome", "latency_ms", "input_tokens", "output_tokens",
-    "cache_hit", "windowed", "prompt_chars",
+    "provider",
+    "model",
+    "outcome",
+    "latency_ms",
+    "input_tokens",
+    "output_tokens",
+    "cache_hit",
+    "windowed",
+    "prompt_chars",
 }
 FINISHED = COMMON | {
-    "outcome", "error_code", "strategy", "replacements", "duration_ms", "file_lines",
-    "file_bytes", "dry_run", "operation", "match_mode", "instruction_given", "tiers_tried",
-    "tier_ms", "fixer_outcome", "corrected_by_fixer", "path_sha256",
+    "outcome",
+    "error_code",
+    "strategy",
+    "replacements",
+    "duration_ms",
+    "file_lines",
+    "file_bytes",
+    "dry_run",
+    "operation",
+    "match_mode",
+    "instruction_given",
+    "tiers_tried",
+    "tier_ms",
+    "fixer_outcome",
+    "corrected_by_fixer",
+    "path_sha256",
 }
-FIELDS = {"edit.started": STARTED, "tier.tried": TIER, "fixer.called": FIXER,
-          "edit.finished": FINISHED}
+FIELDS = {
+    "edit.started": STARTED,
+    "tier.tried": TIER,
+    "fixer.called": FIXER,
+    "edit.finished": FINISHED,
+}
 
 
 def record(state, **kwargs):
@@ -46,8 +82,16 @@ def record(state, **kwargs):
 
 
 @pytest.mark.parametrize(
-    "name", ["exact_hit", "fuzzy_hit", "ambiguity", "no_match", "fixer_success",
-             "fixer_timeout", "cache_hit"]
+    "name",
+    [
+        "exact_hit",
+        "fuzzy_hit",
+        "ambiguity",
+        "no_match",
+        "fixer_success",
+        "fixer_timeout",
+        "cache_hit",
+    ],
 )
 def test_every_path_emits_the_documented_fields(edit_paths, name):
     state = edit_paths[name]()
@@ -69,7 +113,11 @@ def test_every_path_emits_the_documented_fields(edit_paths, name):
 def test_exact_hit(edit_paths):
     *_, tier, finished = record(edit_paths["exact_hit"]())
     assert (tier["tier"], tier["outcome"], tier["candidates"], tier["pass"]) == (
-        "exact", "matched", 1, "original")
+        "exact",
+        "matched",
+        1,
+        "original",
+    )
     assert finished["outcome"] == "success" and finished["strategy"] == "exact"
     assert finished["replacements"] == 1 and finished["error_code"] is None
     assert finished["file_lines"] == 120 and finished["file_bytes"] == 4096
@@ -103,7 +151,10 @@ def test_fixer_success_splits_the_passes(edit_paths):
     events = record(edit_paths["fixer_success"]())
     tiers = [e for e in events if e["event"] == "tier.tried"]
     assert [(t["tier"], t["pass"], t["position"]) for t in tiers] == [
-        ("exact", "original", 0), ("block_anchor", "original", 1), ("exact", "fixer", 0)]
+        ("exact", "original", 0),
+        ("block_anchor", "original", 1),
+        ("exact", "fixer", 0),
+    ]
     (fixer,) = [e for e in events if e["event"] == "fixer.called"]
     assert fixer["outcome"] == "corrected" and fixer["latency_ms"] == 1840.0
     assert (fixer["input_tokens"], fixer["output_tokens"]) == (1200, 90)
@@ -136,8 +187,16 @@ def test_path_is_a_sha256_pseudonym(edit_paths):
 
 
 @pytest.mark.parametrize(
-    "name", ["exact_hit", "fuzzy_hit", "ambiguity", "no_match", "fixer_success",
-             "fixer_timeout", "cache_hit"]
+    "name",
+    [
+        "exact_hit",
+        "fuzzy_hit",
+        "ambiguity",
+        "no_match",
+        "fixer_success",
+        "fixer_timeout",
+        "cache_hit",
+    ],
 )
 def test_no_content_reaches_the_jsonl_file_by_default(edit_paths, tmp_path, name):
     state = edit_paths[name]()
@@ -148,8 +207,16 @@ def test_no_content_reaches_the_jsonl_file_by_default(edit_paths, tmp_path, name
     written = (tmp_path / "t.jsonl").read_text()
     assert written.count("\n") >= 3
     fixer_note = state.fixer.note if state.fixer else None
-    for secret in (state.file_path, "plan_zebra", "acme-secret", state.old_preview,
-                   state.new_preview, "transfer_funds_zq", state.hash_before, fixer_note):
+    for secret in (
+        state.file_path,
+        "plan_zebra",
+        "acme-secret",
+        state.old_preview,
+        state.new_preview,
+        "transfer_funds_zq",
+        state.hash_before,
+        fixer_note,
+    ):
         if secret:
             assert secret not in written
 
@@ -168,5 +235,6 @@ def test_event_from_dict_rejects_unknown_events_and_versions():
     with pytest.raises(ValueError, match="unknown"):
         event_from_dict({"event": "edit.exploded", "v": 1})
     with pytest.raises(ValueError, match="version"):
-        event_from_dict({"event": "edit.started", "v": 99, "edit_id": "x", "ts": "t",
-                         "engine_version": "0"})
+        event_from_dict(
+            {"event": "edit.started", "v": 99, "edit_id": "x", "ts": "t", "engine_version": "0"}
+        )

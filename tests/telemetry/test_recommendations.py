@@ -55,8 +55,12 @@ def test_no_reordering_when_earlier_tiers_pull_their_weight(tmp_path):
 
 
 FUZZY_MIX = {
-    "edits": 1500, "seed": 9, "tiers": ("exact", "block_anchor"),
-    "wins": {"exact": 50.0, "block_anchor": 50.0}, "p_no_match": 0.3, "p_fixer": 0.0,
+    "edits": 1500,
+    "seed": 9,
+    "tiers": ("exact", "block_anchor"),
+    "wins": {"exact": 50.0, "block_anchor": 50.0},
+    "p_no_match": 0.3,
+    "p_fixer": 0.0,
 }
 
 
@@ -84,8 +88,9 @@ FIXER_MIX = {"edits": 800, "seed": 4, "p_no_match": 0.5, "p_fixer": 1.0, "p_ambi
 
 
 def test_timeouts_near_a_tight_deadline_suggest_raising_it(tmp_path):
-    recs = recommendations(tmp_path, fixer_deadline_ms=3_000.0, fixer_latency_ms=2_700.0,
-                           **FIXER_MIX)
+    recs = recommendations(
+        tmp_path, fixer_deadline_ms=3_000.0, fixer_latency_ms=2_700.0, **FIXER_MIX
+    )
     rec = recs["fixer_deadline_raise"]
     assert rec["evidence"]["deadline_ms"] == pytest.approx(3_000.0, abs=20)
     assert rec["evidence"]["suggested_ms"] > 3_000.0
@@ -93,8 +98,9 @@ def test_timeouts_near_a_tight_deadline_suggest_raising_it(tmp_path):
 
 
 def test_timeouts_far_beyond_successful_calls_suggest_lowering_it(tmp_path):
-    recs = recommendations(tmp_path, fixer_deadline_ms=60_000.0, fixer_latency_ms=2_000.0,
-                           **FIXER_MIX)
+    recs = recommendations(
+        tmp_path, fixer_deadline_ms=60_000.0, fixer_latency_ms=2_000.0, **FIXER_MIX
+    )
     rec = recs["fixer_deadline_lower"]
     assert rec["evidence"]["suggested_ms"] < 20_000.0
     assert "fixer_deadline_raise" not in recs
@@ -125,9 +131,16 @@ def test_high_ambiguity(tmp_path):
 
 def test_everything_stays_quiet_on_too_little_data(tmp_path):
     troubled = {
-        "edits": 60, "seed": 2, "p_ambiguous": 0.3, "p_no_match": 0.5, "p_fixer": 1.0,
-        "p_cache_hit": 0.0, "fixer_deadline_ms": 3_000.0, "fixer_latency_ms": 2_900.0,
-        "p_refused_near": 1.0, "p_accepted_near": 1.0,
+        "edits": 60,
+        "seed": 2,
+        "p_ambiguous": 0.3,
+        "p_no_match": 0.5,
+        "p_fixer": 1.0,
+        "p_cache_hit": 0.0,
+        "fixer_deadline_ms": 3_000.0,
+        "fixer_latency_ms": 2_900.0,
+        "p_refused_near": 1.0,
+        "p_accepted_near": 1.0,
         "fixer_outcomes": {"corrected": 0.1, "timeout": 0.9},
     }
     assert recommendations(tmp_path, **troubled) == {}

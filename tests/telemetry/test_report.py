@@ -53,7 +53,10 @@ def test_fixer_figures_match_the_truth(known):
     assert fixer["cache_hits"] == truth.cache_hits
     assert fixer["cache_hit_rate"] == truth.cache_hits / calls
     assert fixer["rescued_edits"] == truth.rescued == report["edits"]["corrected_by_fixer"]
-    assert (fixer["input_tokens"], fixer["output_tokens"]) == (truth.input_tokens, truth.output_tokens)
+    assert (fixer["input_tokens"], fixer["output_tokens"]) == (
+        truth.input_tokens,
+        truth.output_tokens,
+    )
     expected_cost = (truth.input_tokens * 0.15 + truth.output_tokens * 0.60) / 1e6
     assert fixer["cost_usd"] == pytest.approx(expected_cost)
     latency = fixer["latency_ms"]
@@ -74,7 +77,9 @@ def test_duration_percentiles_are_within_the_documented_error(known):
 
 def test_similarity_histogram_holds_every_fuzzy_attempt(known):
     truth, report = known
-    (fuzzy,) = [t for t in report["tiers"] if t["tier"] == "block_anchor" and t["pass"] == "original"]
+    (fuzzy,) = [
+        t for t in report["tiers"] if t["tier"] == "block_anchor" and t["pass"] == "original"
+    ]
     bins = fuzzy["similarity"]["bins"]
     for outcome, values in truth.fuzzy_similarities.items():
         assert sum(bins[outcome]) == len(values)
@@ -115,9 +120,15 @@ def test_malformed_and_blank_lines_are_skipped_and_counted(tmp_path, edit_paths)
     telemetry.edit_started(state)
     telemetry.edit_finished(state)
     good = [json.dumps(e.to_dict()) for e in memory.events]
-    bad = ['{"event": "edit.finished", "v": 1', "not json", "[1, 2]", "",
-           '{"event": "edit.finished", "v": 1, "ts": "2026"}', '{"event": "x.y", "v": 1}',
-           good[0] + " trailing"]
+    bad = [
+        '{"event": "edit.finished", "v": 1',
+        "not json",
+        "[1, 2]",
+        "",
+        '{"event": "edit.finished", "v": 1, "ts": "2026"}',
+        '{"event": "x.y", "v": 1}',
+        good[0] + " trailing",
+    ]
     path = tmp_path / "t.jsonl"
     path.write_text("\n".join(good[:1] + bad + good[1:]) + "\n")
     report = aggregate_paths([path])
@@ -152,8 +163,9 @@ def test_a_missing_input_is_a_typed_error(tmp_path):
 
 def test_since_and_until_select_a_period(tmp_path):
     start = 1_790_000_000.0
-    config = SyntheticConfig(edits=3000, seed=2, start=start, seconds_between_edits=2.0,
-                             p_no_match=0.0)
+    config = SyntheticConfig(
+        edits=3000, seed=2, start=start, seconds_between_edits=2.0, p_no_match=0.0
+    )
     write_synthetic(tmp_path / "t.jsonl", config)
     since_iso, _ = parse_time(str(start + 2 * 1000))
     options = ReportOptions(since=since_iso, until=start + 2 * 2000)
@@ -181,7 +193,8 @@ def test_vs_compares_two_configurations(tmp_path):
     assert amb["a"] == a["edits"]["ambiguity_rate"] and amb["b"] == b["edits"]["ambiguity_rate"]
     assert amb["delta"] == pytest.approx(amb["b"] - amb["a"]) and amb["delta"] > 0.1
     assert rows["strategy exact"]["b"] == next(
-        s["share_of_edits"] for s in b["strategies"] if s["strategy"] == "exact")
+        s["share_of_edits"] for s in b["strategies"] if s["strategy"] == "exact"
+    )
 
 
 def test_log_histogram_is_exact_when_small_and_close_when_large():

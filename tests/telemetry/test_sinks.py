@@ -48,7 +48,9 @@ def test_a_raising_sink_neither_fails_the_edit_nor_starves_the_others(edit_paths
         telemetry.close()
     assert len(before.events) == len(after.events) == 9
     assert bad.calls == 9
-    failures = [r for r in caplog.records if "sink" in r.getMessage() and "failed;" in r.getMessage()]
+    failures = [
+        r for r in caplog.records if "sink" in r.getMessage() and "failed;" in r.getMessage()
+    ]
     assert len(failures) == 1  # once per sink, not once per event
 
 
@@ -80,14 +82,22 @@ def test_logging_sink_skips_work_when_the_level_is_off(edit_paths):
     records = []
     logger.addHandler(logging.Handler())
     logger.handlers[-1].emit = records.append
-    run_edit(Telemetry(sinks=[LoggingSink(logger=logger, level=logging.DEBUG)]),
-             edit_paths["exact_hit"]())
+    run_edit(
+        Telemetry(sinks=[LoggingSink(logger=logger, level=logging.DEBUG)]),
+        edit_paths["exact_hit"](),
+    )
     assert records == []
 
 
 def finished(edit_id: str) -> EditFinished:
-    return EditFinished(edit_id=edit_id, ts="2026-01-01T00:00:00.000000Z", engine_version="0",
-                        outcome="success", strategy="exact", duration_ms=1.0)
+    return EditFinished(
+        edit_id=edit_id,
+        ts="2026-01-01T00:00:00.000000Z",
+        engine_version="0",
+        outcome="success",
+        strategy="exact",
+        duration_ms=1.0,
+    )
 
 
 def read_all(directory, name="t.jsonl"):
@@ -148,7 +158,9 @@ def test_processes_appending_to_one_file_write_whole_lines_and_lose_none(tmp_pat
     ids = [e["edit_id"] for e in events]
     assert len(ids) == workers * count
     assert set(ids) == {f"{w}-{i}" for w in range(workers) for i in range(count)}
-    rotated = [p for p in tmp_path.iterdir() if p.name.startswith("t.jsonl.") and p.suffix != ".lock"]
+    rotated = [
+        p for p in tmp_path.iterdir() if p.name.startswith("t.jsonl.") and p.suffix != ".lock"
+    ]
     assert len(rotated) > 5  # rotation really happened under contention
 
 
@@ -156,8 +168,7 @@ otel_sdk = pytest.importorskip("opentelemetry.sdk")
 
 
 def otel_providers():
-    from opentelemetry.sdk._logs import LoggerProvider
-    from opentelemetry.sdk._logs import export
+    from opentelemetry.sdk._logs import LoggerProvider, export
 
     exporter_cls = getattr(export, "InMemoryLogRecordExporter", None) or export.InMemoryLogExporter
     from opentelemetry.sdk.metrics import MeterProvider
@@ -192,11 +203,14 @@ def test_otel_sink_emits_log_records_counters_and_histograms(edit_paths):
     assert fixer.attributes["editengine.latency_ms"] == 1840.0
     assert fixer.attributes["editengine.model"] == "gpt-4o-mini"
     points = metric_points(reader)
-    edits = {(p.attributes["outcome"], p.attributes["strategy"]): p.value
-             for p in points["editengine.edits"]}
+    edits = {
+        (p.attributes["outcome"], p.attributes["strategy"]): p.value
+        for p in points["editengine.edits"]
+    }
     assert edits == {("success", "exact"): 2, ("error", "none"): 1}
-    (duration,) = [p for p in points["editengine.edit.duration"]
-                   if p.attributes["outcome"] == "success"]
+    (duration,) = [
+        p for p in points["editengine.edit.duration"] if p.attributes["outcome"] == "success"
+    ]
     assert duration.count == 2 and duration.sum == pytest.approx(1851.5)
     (latency,) = points["editengine.fixer.latency"]
     assert latency.count == 1 and latency.sum == 1840.0
@@ -213,8 +227,9 @@ def test_otel_sink_can_add_span_events(edit_paths):
     spans = InMemorySpanExporter()
     tracer_provider = TracerProvider()
     tracer_provider.add_span_processor(SimpleSpanProcessor(spans))
-    telemetry = Telemetry(sinks=[OTelSink(mode="span_event", logger_provider=logs,
-                                          meter_provider=meters)])
+    telemetry = Telemetry(
+        sinks=[OTelSink(mode="span_event", logger_provider=logs, meter_provider=meters)]
+    )
     with tracer_provider.get_tracer("test").start_as_current_span("agent step"):
         run_edit(telemetry, edit_paths["exact_hit"]())
     (span,) = spans.get_finished_spans()

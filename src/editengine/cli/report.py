@@ -23,9 +23,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
-    parser.add_argument("--json", metavar="OUT", help="write the full aggregate as JSON (- for stdout)")
+    parser.add_argument(
+        "--json", metavar="OUT", help="write the full aggregate as JSON (- for stdout)"
+    )
     parser.add_argument("--html", metavar="OUT", help="write a self-contained HTML page of charts")
-    parser.add_argument("--since", metavar="T", help="only events at or after T (ISO 8601 or epoch)")
+    parser.add_argument(
+        "--since", metavar="T", help="only events at or after T (ISO 8601 or epoch)"
+    )
     parser.add_argument("--until", metavar="T", help="only events before T (ISO 8601 or epoch)")
     parser.add_argument(
         "--vs", nargs="+", metavar="OTHER", help="compare with these files/directories (A vs B)"
@@ -45,7 +49,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="the similarity threshold a fuzzy tier uses (else inferred from its lowest accept)",
     )
     parser.add_argument(
-        "--fixer-deadline", type=float, metavar="MS", help="the fixer deadline in ms (else inferred)"
+        "--fixer-deadline",
+        type=float,
+        metavar="MS",
+        help="the fixer deadline in ms (else inferred)",
     )
     parser.set_defaults(func=run)
 
@@ -55,7 +62,9 @@ def _pairs(items: list[str], flag: str, example: str) -> dict[str, str]:
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name or not value:
-            raise BadRequest(f"{flag} {item!r} is not NAME=VALUE.", hint=f"For example {flag} {example}.")
+            raise BadRequest(
+                f"{flag} {item!r} is not NAME=VALUE.", hint=f"For example {flag} {example}."
+            )
         out[name] = value
     return out
 

@@ -21,7 +21,7 @@ import functools
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, ClassVar, Literal, Union
+from typing import Any, ClassVar, Literal
 
 SCHEMA_VERSION = 1
 
@@ -66,7 +66,7 @@ class _Event:
         return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _layout(cls: type) -> tuple[tuple[str, str, bool], ...]:
     """(attribute, JSON key, opt-in) per field: ``pass_`` is written as ``pass``."""
     return tuple((f.name, f.name.rstrip("_"), f.name in _OPT_IN) for f in dataclasses.fields(cls))
@@ -148,7 +148,7 @@ class EditFinished(_Event):
     path: str | None = None
 
 
-Event = Union[EditStarted, TierTried, FixerCalled, EditFinished]
+Event = EditStarted | TierTried | FixerCalled | EditFinished
 
 EVENT_TYPES: dict[str, type[_Event]] = {
     cls.event: cls for cls in (EditStarted, TierTried, FixerCalled, EditFinished)

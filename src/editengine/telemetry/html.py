@@ -31,7 +31,9 @@ def _plotly() -> Any:
 def _latency_figure(go: Any, bars: list[Any], title: str) -> Any:
     labels = [f"{low:.3g}-{high:.3g}" for low, high, _ in bars]
     fig = go.Figure(go.Bar(x=labels, y=[n for _, _, n in bars], name="edits"))
-    fig.update_layout(title=title, xaxis_title="milliseconds (log-spaced bins)", yaxis_title="count")
+    fig.update_layout(
+        title=title, xaxis_title="milliseconds (log-spaced bins)", yaxis_title="count"
+    )
     return fig
 
 
@@ -63,7 +65,9 @@ def build_figures(report: Mapping[str, Any]) -> dict[str, Any]:
         fig = go.Figure()
         for outcome in sorted(sim["bins"]):
             fig.add_trace(
-                go.Bar(x=[label for label, _ in rows], y=[c[outcome] for _, c in rows], name=outcome)
+                go.Bar(
+                    x=[label for label, _ in rows], y=[c[outcome] for _, c in rows], name=outcome
+                )
             )
         fig.update_layout(
             barmode="stack",
@@ -81,9 +85,7 @@ def render_html(report: Mapping[str, Any], *, title: str = "editengine telemetry
     figures = build_figures(report)
     charts = []
     for index, (div_id, fig) in enumerate(figures.items()):
-        charts.append(
-            fig.to_html(full_html=False, include_plotlyjs=index == 0, div_id=div_id)
-        )
+        charts.append(fig.to_html(full_html=False, include_plotlyjs=index == 0, div_id=div_id))
     edits, fixer = report["edits"], report["fixer"]
     facts = [
         ("edits", f"{edits['finished']:,}"),
@@ -97,10 +99,13 @@ def render_html(report: Mapping[str, Any], *, title: str = "editengine telemetry
     rows = "".join(
         f"<tr><th>{_html.escape(k)}</th><td>{_html.escape(v)}</td></tr>" for k, v in facts
     )
-    recs = "".join(
-        f"<li><b>{_html.escape(r['kind'])}</b>: {_html.escape(r['message'])}</li>"
-        for r in report["recommendations"]
-    ) or "<li>none: nothing crossed its threshold</li>"
+    recs = (
+        "".join(
+            f"<li><b>{_html.escape(r['kind'])}</b>: {_html.escape(r['message'])}</li>"
+            for r in report["recommendations"]
+        )
+        or "<li>none: nothing crossed its threshold</li>"
+    )
     return (
         "<!DOCTYPE html>\n<html><head><meta charset='utf-8'>"
         f"<title>{_html.escape(title)}</title>"

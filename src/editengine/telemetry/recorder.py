@@ -1,4 +1,4 @@
-"""``Telemetry``: the observer the engine calls around every edit; turns an EditState into events."""
+"""``Telemetry``: the observer the engine calls around every edit; EditState in, events out."""
 
 from __future__ import annotations
 

@@ -76,7 +76,10 @@ def _overview(report: Mapping[str, Any], title: str) -> Table:
         ("ambiguity rate", _pct(edits["ambiguity_rate"])),
         ("corrected by the fixer", f"{edits['corrected_by_fixer']:,}"),
         ("dry runs", f"{edits['dry_run']:,}"),
-        ("duration p50 / p95 / p99 ms", " / ".join(_summary(duration, k) for k in ("p50", "p95", "p99"))),
+        (
+            "duration p50 / p95 / p99 ms",
+            " / ".join(_summary(duration, k) for k in ("p50", "p95", "p99")),
+        ),
     ]
     for name, value in rows:
         table.add_row(name, value)
@@ -89,7 +92,10 @@ def _errors(report: Mapping[str, Any]) -> Table:
         table.add_column(name, justify="left" if name == "error code" else "right")
     for row in report["errors"]:
         table.add_row(
-            row["error_code"], f"{row['count']:,}", _pct(row["share_of_edits"]), f"{row['fixer_tried']:,}"
+            row["error_code"],
+            f"{row['count']:,}",
+            _pct(row["share_of_edits"]),
+            f"{row['fixer_tried']:,}",
         )
     return table
 
@@ -101,24 +107,43 @@ def _strategies(report: Mapping[str, Any]) -> Table:
     for row in report["strategies"]:
         d = row["duration_ms"]
         table.add_row(
-            row["strategy"], f"{row['count']:,}", _pct(row["share_of_edits"]),
-            _summary(d, "p50"), _summary(d, "p95"),
+            row["strategy"],
+            f"{row['count']:,}",
+            _pct(row["share_of_edits"]),
+            _summary(d, "p50"),
+            _summary(d, "p95"),
         )
     return table
 
 
 def _tiers(report: Mapping[str, Any]) -> Table:
     table = Table(title="Tiers, in cascade order")
-    heads = ("tier", "pass", "pos", "tries", "wins", "win rate", "ambiguous", "refused",
-             "mean ms", "total ms")
+    heads = (
+        "tier",
+        "pass",
+        "pos",
+        "tries",
+        "wins",
+        "win rate",
+        "ambiguous",
+        "refused",
+        "mean ms",
+        "total ms",
+    )
     for name in heads:
         table.add_column(name, justify="left" if name in ("tier", "pass") else "right")
     for row in report["tiers"]:
         elapsed = row["elapsed_ms"]
         table.add_row(
-            row["tier"], row["pass"], f"{row['mean_position']:.1f}", f"{row['tries']:,}",
-            f"{row['wins']:,}", _pct(row["win_rate"]), f"{row['outcomes'].get('ambiguous', 0):,}",
-            f"{row['outcomes'].get('refused', 0):,}", _ms(elapsed.get("mean")),
+            row["tier"],
+            row["pass"],
+            f"{row['mean_position']:.1f}",
+            f"{row['tries']:,}",
+            f"{row['wins']:,}",
+            _pct(row["win_rate"]),
+            f"{row['outcomes'].get('ambiguous', 0):,}",
+            f"{row['outcomes'].get('refused', 0):,}",
+            _ms(elapsed.get("mean")),
             _ms(row["elapsed_ms_total"]),
         )
     return table
@@ -173,16 +198,24 @@ def _fixer(report: Mapping[str, Any]) -> list[Table]:
     outcomes = ", ".join(f"{k} {v:,}" for k, v in fixer["outcomes"].items() if v)
     rows = [
         ("calls (share of edits)", f"{fixer['calls']:,} ({_pct(fixer['call_rate'])})"),
-        ("corrected (success rate)", f"{fixer['outcomes'].get('corrected', 0):,} ({_pct(fixer['success_rate'])})"),
+        (
+            "corrected (success rate)",
+            f"{fixer['outcomes'].get('corrected', 0):,} ({_pct(fixer['success_rate'])})",
+        ),
         ("edits rescued", f"{fixer['rescued_edits']:,}"),
         ("outcomes", outcomes or "-"),
         ("timeouts", f"{fixer['timeouts']:,} ({_pct(fixer['timeout_rate'])})"),
         ("cache hits", f"{fixer['cache_hits']:,} ({_pct(fixer['cache_hit_rate'])})"),
         ("windowed prompts", f"{fixer['windowed']:,}"),
-        ("latency p50 / p95 / p99 ms (cache misses)",
-         " / ".join(_summary(latency, k) for k in ("p50", "p95", "p99"))),
+        (
+            "latency p50 / p95 / p99 ms (cache misses)",
+            " / ".join(_summary(latency, k) for k in ("p50", "p95", "p99")),
+        ),
         ("successful calls p95 ms", _summary(success, "p95")),
-        ("tokens in / out (cache misses)", f"{fixer['input_tokens']:,} / {fixer['output_tokens']:,}"),
+        (
+            "tokens in / out (cache misses)",
+            f"{fixer['input_tokens']:,} / {fixer['output_tokens']:,}",
+        ),
         ("estimated cost", _usd(fixer["cost_usd"])),
     ]
     for name, value in rows:
@@ -193,8 +226,12 @@ def _fixer(report: Mapping[str, Any]) -> list[Table]:
     for m in fixer["by_model"]:
         price = m["price_per_million"]
         models.add_row(
-            m["model"], f"{m['calls']:,}", f"{m['cache_hits']:,}", f"{m['input_tokens']:,}",
-            f"{m['output_tokens']:,}", "-" if price is None else f"{price[0]:g},{price[1]:g}",
+            m["model"],
+            f"{m['calls']:,}",
+            f"{m['cache_hits']:,}",
+            f"{m['input_tokens']:,}",
+            f"{m['output_tokens']:,}",
+            "-" if price is None else f"{price[0]:g},{price[1]:g}",
             _usd(m["cost_usd"]),
         )
     return [table, models]
@@ -206,7 +243,9 @@ def _sizes(report: Mapping[str, Any]) -> Table:
         table.add_column(name, justify="left" if name == "file size" else "right")
     for row in report["by_file_size"]:
         d = row["duration_ms"]
-        table.add_row(row["bucket"], f"{row['edits']:,}", *(_summary(d, k) for k in ("p50", "p95", "p99")))
+        table.add_row(
+            row["bucket"], f"{row['edits']:,}", *(_summary(d, k) for k in ("p50", "p95", "p99"))
+        )
     return table
 
 
@@ -220,7 +259,10 @@ def render_comparison(
     table.add_column(labels[1], justify="right")
     table.add_column("delta", justify="right")
     for row in rows:
-        table.add_row(row["metric"], *(_format(row["kind"], row[k], k == "delta") for k in ("a", "b", "delta")))
+        table.add_row(
+            row["metric"],
+            *(_format(row["kind"], row[k], k == "delta") for k in ("a", "b", "delta")),
+        )
     console.print(table)
 
 

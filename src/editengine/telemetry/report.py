@@ -62,6 +62,7 @@ def _line_parser() -> Any:
 
     return parse
 
+
 REPORT_SCHEMA = 1
 
 TIER_OUTCOMES = ("matched", "no_candidates", "ambiguous", "refused", "skipped")
@@ -213,7 +214,14 @@ class _TierStats:
 
 
 class _ModelStats:
-    __slots__ = ("cache_hits", "calls", "input_tokens", "output_tokens", "saved_input", "saved_output")
+    __slots__ = (
+        "cache_hits",
+        "calls",
+        "input_tokens",
+        "output_tokens",
+        "saved_input",
+        "saved_output",
+    )
 
     def __init__(self) -> None:
         self.calls = 0
@@ -631,7 +639,9 @@ def aggregate_paths(
 # -- recommendations --------------------------------------------------------------------------
 
 
-def recommend(report: Mapping[str, Any], options: ReportOptions | None = None) -> list[Recommendation]:
+def recommend(
+    report: Mapping[str, Any], options: ReportOptions | None = None
+) -> list[Recommendation]:
     """Every recommendation whose evidence clears its threshold; quiet otherwise."""
     options = options or ReportOptions()
     t = options.thresholds
@@ -715,8 +725,12 @@ def _threshold_edges(tiers: list[dict[str, Any]], t: Thresholds) -> Iterator[Rec
                 f"{low:.2f}-{sim['threshold']:.2f}, just under the {basis}. Review the "
                 "similarity histogram: lowering the threshold would accept them, with the "
                 "risk of editing a near-duplicate.",
-                {"tier": tier["tier"], "refused_near": under, "refused": refused_total,
-                 "threshold": sim["threshold"]},
+                {
+                    "tier": tier["tier"],
+                    "refused_near": under,
+                    "refused": refused_total,
+                    "threshold": sim["threshold"],
+                },
             )
         if above >= t.near_min_count and above >= t.near_accepted_share * matched_total:
             yield Recommendation(
@@ -724,8 +738,12 @@ def _threshold_edges(tiers: list[dict[str, Any]], t: Thresholds) -> Iterator[Rec
                 f"Tier {tier['tier']!r}: {above} of {matched_total} accepted matches scored "
                 f"{sim['threshold']:.2f}-{high:.2f}, just above the {basis}. Raising the "
                 "threshold would refuse them; check a sample before moving it.",
-                {"tier": tier["tier"], "accepted_near": above, "accepted": matched_total,
-                 "threshold": sim["threshold"]},
+                {
+                    "tier": tier["tier"],
+                    "accepted_near": above,
+                    "accepted": matched_total,
+                    "threshold": sim["threshold"],
+                },
             )
 
 
@@ -741,8 +759,13 @@ def _fixer_deadline(
     p95 = success.get("p95")
     if not deadline or p95 is None or success["count"] < t.deadline_min_successes:
         return
-    evidence = {"timeouts": timeouts, "calls": calls, "deadline_ms": deadline,
-                "success_p95_ms": p95, "success_p99_ms": success.get("p99")}
+    evidence = {
+        "timeouts": timeouts,
+        "calls": calls,
+        "deadline_ms": deadline,
+        "success_p95_ms": p95,
+        "success_p99_ms": success.get("p99"),
+    }
     share = f"{timeouts} of {calls} fixer calls ({timeouts / calls:.0%}) timed out"
     if p95 >= t.deadline_close * deadline:
         suggested = 1.5 * deadline
@@ -832,7 +855,9 @@ def compare(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[dict[str, Any]]:
     shares_a = {s["strategy"]: s["share_of_edits"] for s in a["strategies"]}
     shares_b = {s["strategy"]: s["share_of_edits"] for s in b["strategies"]}
     for name in sorted(set(shares_a) | set(shares_b)):
-        rows.append(_row(f"strategy {name}", "rate", shares_a.get(name, 0.0), shares_b.get(name, 0.0)))
+        rows.append(
+            _row(f"strategy {name}", "rate", shares_a.get(name, 0.0), shares_b.get(name, 0.0))
+        )
     return rows
 
 

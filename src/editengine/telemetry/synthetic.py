@@ -4,7 +4,7 @@ Edits are simulated as the engine fills :class:`~editengine.state.EditState` (ca
 optional fixer call, second pass) and go through the real :class:`Telemetry`, so the
 files hold exactly the events the engine emits. :class:`Truth` keeps what was generated.
 
->>> truth = write_synthetic("telemetry.jsonl", SyntheticConfig(edits=1000, seed=7))  # doctest: +SKIP
+>>> truth = write_synthetic("t.jsonl", SyntheticConfig(edits=1000, seed=7))  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -201,8 +201,12 @@ class _Simulator:
         elif outcome == "timeout":
             latency = round(c.fixer_deadline_ms + rng.uniform(0.0, 15.0), 3)
         else:
-            latency = round(min(rng.lognormvariate(0.0, 0.45) * c.fixer_latency_ms,
-                                c.fixer_deadline_ms * 0.999), 3)
+            latency = round(
+                min(
+                    rng.lognormvariate(0.0, 0.45) * c.fixer_latency_ms, c.fixer_deadline_ms * 0.999
+                ),
+                3,
+            )
         windowed = (state.file_lines or 0) > 400
         prompt_chars = rng.randint(1500, 6000) if windowed else rng.randint(800, 30_000)
         state.fixer = FixerCall(
