@@ -240,3 +240,20 @@ def test_otel_sink_can_add_span_events(edit_paths):
 def test_otel_sink_rejects_an_unknown_mode():
     with pytest.raises(ValueError, match="mode"):
         OTelSink(mode="carrier-pigeon")
+
+
+def test_jsonl_without_backups_starts_afresh(tmp_path):
+    sink = JsonlSink(tmp_path / "t.jsonl", max_bytes=1_000, backups=0)
+    for i in range(30):
+        sink.emit(finished(f"e{i}"))
+    sink.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.jsonl", "t.jsonl.lock"]
+    kept = [e["edit_id"] for e in read_all(tmp_path)]
+    assert kept[-1] == "e29" and "e0" not in kept
+
+
+def test_a_closed_jsonl_sink_refuses_events(tmp_path):
+    sink = JsonlSink(tmp_path / "t.jsonl")
+    sink.close()
+    with pytest.raises(ValueError, match="closed"):
+        sink.emit(finished("late"))

@@ -329,16 +329,17 @@ class Aggregator:
             self.unknown += 1
             return
         ts = data.get("ts")
-        if since is not None or until is not None:
-            index = 0 if type(ts) is str else 1
-            if (
-                ts is None
-                or (since is not None and ts < since[index])
-                or (until is not None and ts >= until[index])
-            ):
-                self.filtered_out += 1
-                return
         try:
+            if since is not None or until is not None:
+                # ISO strings compare as strings (fixed width); epoch numbers as numbers.
+                index = 0 if type(ts) is str else 1
+                if (
+                    ts is None
+                    or (since is not None and ts < since[index])
+                    or (until is not None and ts >= until[index])
+                ):
+                    self.filtered_out += 1
+                    return
             handler(data)
         except (KeyError, TypeError, ValueError, AttributeError):
             self.malformed += 1

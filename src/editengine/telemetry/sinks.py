@@ -110,7 +110,7 @@ class JsonlSink:
             raise ValueError("backups must be zero or more")
         from filelock import FileLock
 
-        self.path = Path(path)
+        self.path = Path(path).expanduser()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._max_bytes = max_bytes
         self._backups = backups
