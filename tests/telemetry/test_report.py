@@ -217,3 +217,13 @@ def test_log_histogram_is_exact_when_small_and_close_when_large():
         assert halves[0].percentile(p) == big.percentile(p)
     assert big.percentile(0.1) == 0.0
     assert len(big._buckets) < 1200  # bounded by the spread, not the count
+
+
+def test_a_truncated_gzip_keeps_what_was_read(tmp_path):
+    write_synthetic(tmp_path / "whole.jsonl.gz", SyntheticConfig(edits=300, seed=8), compress=True)
+    data = (tmp_path / "whole.jsonl.gz").read_bytes()
+    (tmp_path / "cut.jsonl.gz").write_bytes(data[: len(data) // 2])
+    whole = aggregate_paths([tmp_path / "whole.jsonl.gz"])
+    cut = aggregate_paths([tmp_path / "cut.jsonl.gz"])
+    assert cut["input"]["unreadable_files"] == 1 and whole["input"]["unreadable_files"] == 0
+    assert 0 < cut["edits"]["finished"] < whole["edits"]["finished"]

@@ -68,7 +68,11 @@ def _overview(report: Mapping[str, Any], title: str) -> Table:
     table.add_column("value", justify="right")
     rows = [
         ("files / events", f"{source['files']} / {source['events']:,}"),
-        ("malformed lines skipped", f"{source['malformed']:,}"),
+        (
+            "malformed / unknown lines skipped",
+            f"{source['malformed']:,} / {source['unknown_events']:,}",
+        ),
+        ("unreadable (truncated) files", f"{source['unreadable_files']:,}"),
         ("period", f"{source['first_ts'] or '-'} .. {source['last_ts'] or '-'}"),
         ("edits", f"{edits['finished']:,}"),
         ("success rate (incl. no change)", _pct(edits["success_rate"])),

@@ -16,6 +16,7 @@ import json
 import json.scanner
 import math
 import os
+import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -249,6 +250,7 @@ class Aggregator:
         self._since = self._bound(self.options.since)
         self._until = self._bound(self.options.until)
         self.files = 0
+        self.unreadable_files = 0
         self.lines = 0
         self.events = 0
         self.malformed = 0
@@ -294,9 +296,13 @@ class Aggregator:
 
     def consume_paths(self, paths: Iterable[str | os.PathLike[str]]) -> None:
         for path in expand_paths(paths):
-            with _open_lines(path) as stream:
-                self.files += 1
-                self.consume_lines(stream)
+            self.files += 1
+            try:
+                with _open_lines(path) as stream:
+                    self.consume_lines(stream)
+            except (OSError, EOFError, zlib.error):
+                # A truncated or corrupt gzip (say, still being written): keep what was read.
+                self.unreadable_files += 1
 
     def consume_lines(self, lines: Iterable[bytes | str]) -> None:
         """Fold JSON Lines; blank lines are ignored, bad ones counted as ``malformed``."""
@@ -388,38 +394,43 @@ class Aggregator:
 
     def _on_tier(self, data: dict[str, Any]) -> None:
         key = (data["tier"], data.get("pass") or "original")
+        outcome = data["outcome"]
+        elapsed = float(data["elapsed_ms"])
+        position = int(data.get("position") or 0)
+        similarity = data.get("best_similarity")
+        if similarity is not None:
+            similarity = float(similarity)
         stats = self.tiers.get(key)
         if stats is None:
             stats = self.tiers[key] = _TierStats()
-        outcome = data["outcome"]
         stats.tries += 1
         stats.outcomes[outcome] = stats.outcomes.get(outcome, 0) + 1
-        stats.elapsed.add(float(data["elapsed_ms"]))
-        stats.position_total += int(data.get("position") or 0)
-        similarity = data.get("best_similarity")
+        stats.elapsed.add(elapsed)
+        stats.position_total += position
         if similarity is not None:
             stats.with_similarity += 1
             bins = stats.similarity.get(outcome)
             if bins is None:
                 bins = stats.similarity[outcome] = [0] * SIMILARITY_BINS
-            bins[similarity_bin(float(similarity))] += 1
+            bins[similarity_bin(similarity)] += 1
 
     def _on_fixer(self, data: dict[str, Any]) -> None:
         outcome = data["outcome"]
         latency = float(data["latency_ms"])
         cached = bool(data.get("cache_hit"))
+        tokens_in = int(data.get("input_tokens") or 0)
+        tokens_out = int(data.get("output_tokens") or 0)
+        prompt_chars = int(data.get("prompt_chars") or 0)
         self.fixer_calls += 1
         self.fixer_outcomes[outcome] = self.fixer_outcomes.get(outcome, 0) + 1
         if data.get("windowed"):
             self.fixer_windowed += 1
-        self.fixer_prompt_chars += int(data.get("prompt_chars") or 0)
+        self.fixer_prompt_chars += prompt_chars
         model_name = data.get("model") or "unknown"
         model = self.models.get(model_name)
         if model is None:
             model = self.models[model_name] = _ModelStats()
         model.calls += 1
-        tokens_in = int(data.get("input_tokens") or 0)
-        tokens_out = int(data.get("output_tokens") or 0)
         if cached:
             model.cache_hits += 1
             model.saved_input += tokens_in
@@ -446,6 +457,7 @@ class Aggregator:
             ),
             "input": {
                 "files": self.files,
+                "unreadable_files": self.unreadable_files,
                 "lines": self.lines,
                 "events": self.events,
                 "malformed": self.malformed,
