@@ -56,8 +56,10 @@ def test_vs_prints_a_side_by_side_table(telemetry_file, tmp_path, capsys):
     path, _ = telemetry_file
     other = tmp_path / "b.jsonl"
     write_synthetic(other, SyntheticConfig(edits=500, seed=22, p_ambiguous=0.3))
-    out = tmp_path / "vs.json"
-    assert main(["report", str(path), "--vs", str(other), "--json", str(out)]) == 0
+    out, page = tmp_path / "vs.json", tmp_path / "a.html"
+    argv = ["report", str(path), "--vs", str(other), "--json", str(out), "--html", str(page)]
+    assert main(argv) == 0
+    assert page.exists() and (tmp_path / "a.vs.html").exists()
     printed = capsys.readouterr().out
     assert "A vs B" in printed and "ambiguity rate" in printed and "pp" in printed
     payload = json.loads(out.read_text())

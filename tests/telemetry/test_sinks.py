@@ -76,6 +76,14 @@ def test_callback_and_logging_sinks_receive_every_event(edit_paths, caplog):
     assert last.telemetry["event"] == "edit.finished"
 
 
+def test_a_plain_callable_is_a_sink_and_junk_is_refused(edit_paths):
+    seen = []
+    run_edit(Telemetry(sinks=[seen.append]), edit_paths["exact_hit"]())
+    assert [e.event for e in seen] == ["edit.started", "tier.tried", "edit.finished"]
+    with pytest.raises(TypeError, match="emit"):
+        Telemetry(sinks=["telemetry.jsonl"])
+
+
 def test_logging_sink_skips_work_when_the_level_is_off(edit_paths):
     logger = logging.getLogger("test.telemetry.quiet")
     logger.setLevel(logging.WARNING)

@@ -18,7 +18,7 @@ from editengine.telemetry.events import (
     format_ts,
     path_hash,
 )
-from editengine.telemetry.sinks import Sink
+from editengine.telemetry.sinks import CallbackSink, Sink
 
 _log = logging.getLogger("editengine.telemetry")
 
@@ -32,6 +32,7 @@ class Telemetry:
 
     ``include_snippets=True`` adds the file path and the short old/new previews; without it
     no event holds file content, edit text or the path (only its SHA-256 pseudonym).
+    A plain callable is accepted as a sink (wrapped in :class:`CallbackSink`).
     A sink that raises is logged once (warning, ``editengine.telemetry``) and skipped for
     that event; the edit and the other sinks go on.
     """
@@ -39,13 +40,13 @@ class Telemetry:
     def __init__(
         self,
         *,
-        sinks: Iterable[Sink] = (),
+        sinks: Iterable[Sink | Callable[[Event], object]] = (),
         include_snippets: bool = False,
         clock: Callable[[], float] = time.time,
     ) -> None:
         from editengine import __version__
 
-        self._sinks = tuple(sinks)
+        self._sinks = tuple(_as_sink(sink) for sink in sinks)
         self._include_snippets = include_snippets
         self._clock = clock
         self._version = __version__
@@ -185,3 +186,11 @@ def _passes(
         seen.add(attempt.tier)
         yield attempt, pass_, position
         position += 1
+
+
+def _as_sink(sink: Sink | Callable[[Event], object]) -> Sink:
+    if hasattr(sink, "emit"):
+        return sink  # type: ignore[return-value]
+    if callable(sink):
+        return CallbackSink(sink)
+    raise TypeError(f"a telemetry sink needs an emit(event) method, got {sink!r}")
