@@ -128,13 +128,15 @@ def test_malformed_and_blank_lines_are_skipped_and_counted(tmp_path, edit_paths)
         '{"event": "edit.finished", "v": 1, "ts": "2026"}',
         '{"event": "x.y", "v": 1}',
         good[0] + " trailing",
+        '{"event": ["edit.finished"], "v": 1}',
     ]
     path = tmp_path / "t.jsonl"
-    path.write_text("\n".join(good[:1] + bad + good[1:]) + "\n")
+    text = "\n".join(good[:1] + bad + good[1:]) + "\n"
+    path.write_bytes(text.encode() + b'{"event": "\xff\xfe"}\n')  # not UTF-8
     report = aggregate_paths([path])
     assert report["input"]["events"] == 3
-    assert report["input"]["malformed"] == 5
-    assert report["input"]["unknown_events"] == 1
+    assert report["input"]["malformed"] == 6
+    assert report["input"]["unknown_events"] == 2
     assert report["edits"]["finished"] == 1
 
 

@@ -333,7 +333,8 @@ class Aggregator:
             self._consume(data, self._handlers, self._since, self._until)
 
     def _consume(self, data: Any, handlers: Any, since: Any, until: Any) -> None:
-        handler = handlers.get(data.get("event"))
+        name = data.get("event")
+        handler = handlers.get(name) if type(name) is str else None
         if handler is None:
             self.unknown += 1
             return
