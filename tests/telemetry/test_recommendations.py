@@ -144,3 +144,10 @@ def test_everything_stays_quiet_on_too_little_data(tmp_path):
         "fixer_outcomes": {"corrected": 0.1, "timeout": 0.9},
     }
     assert recommendations(tmp_path, **troubled) == {}
+
+
+def test_accepts_near_an_inferred_threshold_say_nothing(tmp_path):
+    recs = recommendations(
+        tmp_path, options=ReportOptions(), p_refused_near=0.0, p_accepted_near=0.0, **FUZZY_MIX
+    )
+    assert "threshold_accepts_near" not in recs

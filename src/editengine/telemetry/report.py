@@ -749,7 +749,10 @@ def _threshold_edges(tiers: list[dict[str, Any]], t: Thresholds) -> Iterator[Rec
                     "threshold": sim["threshold"],
                 },
             )
-        if above >= t.near_min_count and above >= t.near_accepted_share * matched_total:
+        # An inferred threshold *is* the lowest accept, so accepts always crowd just above
+        # it: only a threshold the caller gave can say that accepts sit close to the edge.
+        known = sim["threshold_source"] == "given"
+        if known and above >= t.near_min_count and above >= t.near_accepted_share * matched_total:
             yield Recommendation(
                 "threshold_accepts_near",
                 f"Tier {tier['tier']!r}: {above} of {matched_total} accepted matches scored "
