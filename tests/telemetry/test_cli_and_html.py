@@ -75,6 +75,7 @@ def test_vs_prints_a_side_by_side_table(telemetry_file, tmp_path, capsys):
         (["--price", "gpt-4o-mini"], "bad_request", "NAME=VALUE"),
         (["--price", "m=1"], "bad_request", "two numbers"),
         (["--threshold", "block_anchor=1.5"], "bad_request", "between 0 and 1"),
+        (["--fixer-deadline", "0"], "bad_request", "positive"),
     ],
 )
 def test_bad_arguments_are_typed_errors(telemetry_file, capsys, argv, code, needle):

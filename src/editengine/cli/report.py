@@ -88,6 +88,10 @@ def options_from_args(args: argparse.Namespace) -> ReportOptions:
             raise BadRequest(f"--threshold {tier}={value!r} is not a number.") from None
         if not 0.0 <= thresholds[tier] <= 1.0:
             raise BadRequest(f"--threshold {tier}={value} must lie between 0 and 1.")
+    if args.fixer_deadline is not None and args.fixer_deadline <= 0:
+        raise BadRequest(
+            f"--fixer-deadline {args.fixer_deadline:g} must be a positive number of ms."
+        )
     return ReportOptions(
         since=args.since,
         until=args.until,

@@ -134,7 +134,9 @@ class JsonlSink:
             rotated_away = named is None or named.st_ino != mine.st_ino
             if rotated_away or mine.st_size + len(line) > self._max_bytes:
                 self._rotate_if_needed(len(line))
-            os.write(self._fd, line)
+            written = os.write(self._fd, line)
+            if written != len(line):  # disk full: say so rather than pretend
+                raise OSError(f"short write to {self.path}: {written} of {len(line)} bytes")
 
     def _rotate_if_needed(self, incoming: int) -> None:
         assert self._fd is not None
