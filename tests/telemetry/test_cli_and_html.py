@@ -62,6 +62,7 @@ def test_vs_prints_a_side_by_side_table(telemetry_file, tmp_path, capsys):
     assert page.exists() and (tmp_path / "a.vs.html").exists()
     printed = capsys.readouterr().out
     assert "A vs B" in printed and "ambiguity rate" in printed and "pp" in printed
+    assert "Recommendations for A" in printed and "[ambiguity_high]" in printed  # B's 30%
     payload = json.loads(out.read_text())
     assert payload["a"]["edits"]["finished"] == 1500 and payload["b"]["edits"]["finished"] == 500
     (row,) = [r for r in payload["comparison"] if r["metric"] == "edits"]

@@ -104,7 +104,11 @@ def options_from_args(args: argparse.Namespace) -> ReportOptions:
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from editengine.telemetry.render import render_comparison, render_report
+    from editengine.telemetry.render import (
+        render_comparison,
+        render_recommendations,
+        render_report,
+    )
 
     console = Console(file=sys.stdout, width=max(Console().width, 110))
     try:
@@ -121,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
             payload = {"a": report, "b": other, "comparison": rows}
             if not quiet:
                 render_comparison(rows, console, labels=("A", "B (--vs)"))
+                render_recommendations(report, console, label="A")
+                render_recommendations(other, console, label="B")
         if args.html:
             from editengine.telemetry.html import write_html
 

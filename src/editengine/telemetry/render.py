@@ -34,14 +34,19 @@ def render_report(report: Mapping[str, Any], console: Console, *, title: str = "
     """Print every section of the report as a table, then the recommendations."""
     for table in report_tables(report, title=title):
         console.print(table)
+    render_recommendations(report, console)
+    console.print(f"[dim]Percentiles: {report['percentiles']}.[/dim]")
+
+
+def render_recommendations(report: Mapping[str, Any], console: Console, *, label: str = "") -> None:
+    """The numbered recommendations, or a line saying why there are none."""
     recommendations = report["recommendations"]
-    console.print("[bold]Recommendations[/bold]")
+    console.print(f"[bold]Recommendations{f' for {escape(label)}' if label else ''}[/bold]")
     if not recommendations:
         console.print("  none: nothing crossed its threshold (see docs/telemetry.md)")
     for index, item in enumerate(recommendations, 1):
         line = escape(f"  {index}. [{item['kind']}] {item['message']}")
         console.print(line, highlight=False)
-    console.print(f"[dim]Percentiles: {report['percentiles']}.[/dim]")
 
 
 def report_tables(report: Mapping[str, Any], *, title: str = "") -> list[Table]:

@@ -706,8 +706,8 @@ def _move_earlier(tiers: list[dict[str, Any]], t: Thresholds) -> Iterator[Recomm
         yield Recommendation(
             "tier_move_earlier",
             f"Tier {tier['tier']!r} wins {win_rate:.0%} of the edits that reach it "
-            f"({tier['wins']} wins) while {names} before it win under "
-            f"{t.reorder_max_earlier_win_rate:.0%}: trying it before them would save about "
+            f"({tier['wins']} wins), while tried before it {names} each win under "
+            f"{t.reorder_max_earlier_win_rate:.0%}: trying it earlier would save about "
             f"{per_win:.3f} ms an edit it wins ({per_win * tier['wins']:.0f} ms in this data). "
             "Only do so if it is not looser than the tiers it would overtake.",
             {
