@@ -1,0 +1,53 @@
+"""Telemetry: typed events for every edit, pluggable sinks, and the report built from them."""
+
+from __future__ import annotations
+
+from editengine.telemetry.events import (
+    SCHEMA_VERSION,
+    EditFinished,
+    EditStarted,
+    Event,
+    FixerCalled,
+    TierTried,
+    event_from_dict,
+)
+from editengine.telemetry.recorder import Telemetry
+from editengine.telemetry.report import (
+    Aggregator,
+    Recommendation,
+    ReportOptions,
+    Thresholds,
+    aggregate_paths,
+    compare,
+)
+from editengine.telemetry.sinks import (
+    CallbackSink,
+    JsonlSink,
+    LoggingSink,
+    MemorySink,
+    OTelSink,
+    Sink,
+)
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Aggregator",
+    "CallbackSink",
+    "EditFinished",
+    "EditStarted",
+    "Event",
+    "FixerCalled",
+    "JsonlSink",
+    "LoggingSink",
+    "MemorySink",
+    "OTelSink",
+    "Recommendation",
+    "ReportOptions",
+    "Sink",
+    "Telemetry",
+    "Thresholds",
+    "TierTried",
+    "aggregate_paths",
+    "compare",
+    "event_from_dict",
+]

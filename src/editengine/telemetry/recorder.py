@@ -1,0 +1,196 @@
+"""``Telemetry``: the observer the engine calls around every edit; EditState in, events out."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable, Iterator
+
+from editengine.results import TierAttempt
+from editengine.state import EditState
+from editengine.telemetry.events import (
+    EditFinished,
+    EditStarted,
+    Event,
+    FixerCalled,
+    Pass,
+    TierTried,
+    format_ts,
+    path_hash,
+)
+from editengine.telemetry.sinks import CallbackSink, Sink
+
+_log = logging.getLogger("editengine.telemetry")
+
+
+class Telemetry:
+    """Emits ``edit.started`` / ``tier.tried`` / ``fixer.called`` / ``edit.finished``.
+
+    >>> from editengine.telemetry import MemorySink, Telemetry
+    >>> memory = MemorySink()
+    >>> telemetry = Telemetry(sinks=[memory])          # EditEngine(telemetry=telemetry)
+
+    ``include_snippets=True`` adds the file path and the short old/new previews; without it
+    no event holds file content, edit text or the path (only its SHA-256 pseudonym).
+    A plain callable is accepted as a sink (wrapped in :class:`CallbackSink`).
+    A sink that raises is logged once (warning, ``editengine.telemetry``) and skipped for
+    that event; the edit and the other sinks go on.
+    """
+
+    def __init__(
+        self,
+        *,
+        sinks: Iterable[Sink | Callable[[Event], object]] = (),
+        include_snippets: bool = False,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        from editengine import __version__
+
+        self._sinks = tuple(_as_sink(sink) for sink in sinks)
+        self._include_snippets = include_snippets
+        self._clock = clock
+        self._version = __version__
+        self._warned: set[int] = set()
+
+    @property
+    def sinks(self) -> tuple[Sink, ...]:
+        return self._sinks
+
+    def edit_started(self, state: EditState) -> None:
+        self._publish(lambda: iter((self._started(state),)))
+
+    def edit_finished(self, state: EditState) -> None:
+        self._publish(lambda: self._finished(state))
+
+    def close(self) -> None:
+        for sink in self._sinks:
+            try:
+                sink.close()
+            except Exception:
+                _log.warning("telemetry sink %r failed to close", sink, exc_info=True)
+
+    def __enter__(self) -> Telemetry:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- events ---------------------------------------------------------------------------
+
+    def _started(self, state: EditState) -> EditStarted:
+        snippets = self._include_snippets
+        return EditStarted(
+            edit_id=state.edit_id,
+            ts=format_ts(state.started_at),
+            engine_version=self._version,
+            operation=state.operation,
+            dry_run=state.dry_run,
+            match_mode=state.match_mode,
+            replace_all=state.replace_all,
+            instruction_given=state.instruction_given,
+            old_chars=state.old_chars,
+            new_chars=state.new_chars,
+            path_sha256=path_hash(state.file_path),
+            path=state.file_path if snippets else None,
+            old_preview=state.old_preview if snippets else None,
+            new_preview=state.new_preview if snippets else None,
+        )
+
+    def _finished(self, state: EditState) -> Iterator[Event]:
+        ts = format_ts(self._clock())
+        common = {"edit_id": state.edit_id, "ts": ts, "engine_version": self._version}
+        for attempt, pass_, position in _passes(state.attempts, fixer_ran=state.fixer is not None):
+            yield TierTried(
+                **common,
+                tier=attempt.tier,
+                outcome=attempt.outcome,
+                candidates=attempt.candidates,
+                best_similarity=attempt.best_similarity,
+                elapsed_ms=round(attempt.elapsed_ms, 3),
+                pass_=pass_,
+                position=position,
+            )
+        fixer = state.fixer
+        if fixer is not None:
+            yield FixerCalled(
+                **common,
+                provider=fixer.provider,
+                model=fixer.model,
+                outcome=fixer.outcome,
+                latency_ms=round(fixer.latency_ms, 3),
+                input_tokens=fixer.input_tokens,
+                output_tokens=fixer.output_tokens,
+                cache_hit=fixer.cache_hit,
+                windowed=fixer.windowed,
+                prompt_chars=fixer.prompt_chars,
+            )
+        yield EditFinished(
+            **common,
+            outcome=state.outcome or "error",
+            error_code=state.error_code,
+            strategy=state.strategy,
+            replacements=state.replacements,
+            duration_ms=round(state.duration_ms, 3),
+            file_lines=state.file_lines,
+            file_bytes=state.file_bytes,
+            dry_run=state.dry_run,
+            operation=state.operation,
+            match_mode=state.match_mode,
+            instruction_given=state.instruction_given,
+            tiers_tried=len(state.attempts),
+            tier_ms=round(sum(a.elapsed_ms for a in state.attempts), 3),
+            fixer_outcome=fixer.outcome if fixer else None,
+            corrected_by_fixer=bool(
+                fixer and fixer.outcome == "corrected" and state.outcome == "success"
+            ),
+            path_sha256=path_hash(state.file_path),
+            path=state.file_path if self._include_snippets else None,
+        )
+
+    def _publish(self, build: Callable[[], Iterator[Event]]) -> None:
+        try:
+            events = list(build())
+        except Exception:
+            # A malformed state must not fail the edit either.
+            _log.warning("telemetry could not describe an edit", exc_info=True)
+            return
+        for event in events:
+            for sink in self._sinks:
+                try:
+                    sink.emit(event)
+                except Exception:
+                    if id(sink) not in self._warned:
+                        self._warned.add(id(sink))
+                        _log.warning(
+                            "telemetry sink %r failed; its later failures are not logged",
+                            sink,
+                            exc_info=True,
+                        )
+
+
+def _passes(
+    attempts: list[TierAttempt], *, fixer_ran: bool
+) -> Iterator[tuple[TierAttempt, Pass, int]]:
+    """Label each attempt with its cascade pass and its position in that pass.
+
+    EditState keeps both passes in one list; the fixer's pass re-runs the cascade from its
+    first tier, so after a fixer call the first tier name seen twice starts the fixer pass.
+    """
+    seen: set[str] = set()
+    pass_: Pass = "original"
+    position = 0
+    for attempt in attempts:
+        if fixer_ran and pass_ == "original" and attempt.tier in seen:
+            pass_ = "fixer"
+            position = 0
+        seen.add(attempt.tier)
+        yield attempt, pass_, position
+        position += 1
+
+
+def _as_sink(sink: Sink | Callable[[Event], object]) -> Sink:
+    if hasattr(sink, "emit"):
+        return sink  # type: ignore[return-value]
+    if callable(sink):
+        return CallbackSink(sink)
+    raise TypeError(f"a telemetry sink needs an emit(event) method, got {sink!r}")
