@@ -308,9 +308,12 @@ def realign_lines(
             # A misquoted line rewritten at the misquote's own depth: the misquote's depth
             # was part of the mistake, so move the line to the file's.
             misquoted, actual = old_lines[rewritten_from], file_lines[rewritten_from]
-            if misquoted.strip() and actual.strip():
-                if _close(model_levels(line), model_levels(misquoted)):
-                    shift = file_levels(actual) - model_levels(misquoted)
+            if (
+                misquoted.strip()
+                and actual.strip()
+                and _close(model_levels(line), model_levels(misquoted))
+            ):
+                shift = file_levels(actual) - model_levels(misquoted)
         target = max(model_levels(line) + shift, 0.0)
         old_index = equal_pairs.get(index)
         if old_index is not None:
