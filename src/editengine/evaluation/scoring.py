@@ -1,8 +1,9 @@
 """Scoring one case: did the file end up exactly as a careful human would have left it?
 
 * ``SUCCESS``: the expected file (``expected_content``, or a file containing
-  ``expected_contains``, or — with neither given — any reported success); for a case that expects a refusal, the file left untouched (a
-  declined edit, or a no-op success that changed nothing).
+  ``expected_contains``, or, with neither given, any reported success); for a case that
+  expects a refusal, the file left untouched (a declined edit, or a no-op success that
+  changed nothing).
 * ``REFUSED``: a change was expected, and the file was left untouched.
 * ``WRONG``: the file changed into anything else. This is the outcome that matters most: an
   agent that is refused can retry, an agent whose file was silently damaged cannot tell.
