@@ -122,7 +122,15 @@ def dataset_paths(args: argparse.Namespace) -> list[Path]:
                 hint="Peer cases are not shipped; run from a checkout that has them beside it.",
             )
         return [*peers.peer_files(directory), *args.datasets]
-    return list(args.datasets) or [benchmark_path()]
+    if args.datasets:
+        return list(args.datasets)
+    try:
+        return [benchmark_path()]
+    except FileNotFoundError as err:
+        raise EvaluationError(
+            f"the bundled benchmark is missing ({err}).",
+            hint="Pass a dataset file, or reinstall editengine.",
+        ) from err
 
 
 @contextmanager
@@ -222,7 +230,11 @@ def handle(args: argparse.Namespace) -> int:
     if args.html:
         from editengine.evaluation.html import write_html
 
-        write_html(args.html, runs)
+        try:
+            write_html(args.html, runs)
+        except EvaluationError as error:
+            err.print(f"[red]error[/red] ({error.code}): {error}", highlight=False)
+            return 2
 
     status = 0
     total = by_category(primary)[TOTAL]

@@ -6,6 +6,7 @@ import html as html_escape
 from collections.abc import Sequence
 from pathlib import Path
 
+from editengine.errors import EvaluationError
 from editengine.evaluation.runner import RunResult
 from editengine.evaluation.tables import TOTAL, by_category, latency, strategy_mix
 
