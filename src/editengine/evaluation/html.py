@@ -18,7 +18,10 @@ def _require_plotly():  # type: ignore[no-untyped-def]
         import plotly.graph_objects as go
         import plotly.io as pio
     except ImportError as err:  # pragma: no cover - depends on the environment
-        raise RuntimeError("--html needs plotly: pip install 'editengine[html]'") from err
+        raise EvaluationError(
+            "an HTML report needs plotly, which is not installed.",
+            hint="pip install 'editengine[html]'",
+        ) from err
     return go, pio
 
 
