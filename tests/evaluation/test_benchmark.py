@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from editengine import edit_text
 from editengine._resources import benchmark_path
 from editengine.evaluation.dataset import read_dataset
 from editengine.evaluation.executors import EngineConfig
@@ -80,3 +81,60 @@ def test_controls_pass_with_the_exact_tier_alone(cases):
     run = run_cases(controls, EngineConfig("exact-only", tiers=("exact",)))
     failures = [r.case.id for r in run.records if r.outcome is not Outcome.SUCCESS]
     assert failures == []
+
+
+# A reference recovery per category: undo the category's mistake by hand, apply the edit
+# exactly, and the result must be expected_content. This checks the dataset, not the engine.
+
+ASCII = {"\u201c": '"', "\u201d": '"', "\u2019": "'", "\u2013": "-", "\u2014": "--", "\u00a0": " "}
+MARKERS = ("# ... existing code ...", "// ...", "...")
+
+
+def _unescape(text: str) -> str:
+    for escaped, plain in (("\\n", "\n"), ("\\t", "\t"), ('\\"', '"'), ("\\'", "'")):
+        text = text.replace(escaped, plain)
+    return text
+
+
+def _asciify(text: str) -> str:
+    for fancy, plain in ASCII.items():
+        text = text.replace(fancy, plain)
+    return text
+
+
+def _expand_elision(case) -> tuple[str, str]:
+    content = case.content.lstrip("\ufeff").replace("\r\n", "\n")
+    old = case.old_string.split("\n")
+    k = next(i for i, line in enumerate(old) if line.strip() in MARKERS)
+    head, tail = "\n".join(old[:k]), "\n".join(old[k + 1 :])
+    start = content.index(head)
+    end = content.index(tail, start + len(head))
+    gap = content[start + len(head) + 1 : end - 1]
+    new = case.new_string.split("\n")
+    new = [gap if line == old[k] else line for line in new]
+    return content[start : end + len(tail)], "\n".join(new)
+
+
+def _recovered(case) -> tuple[str, str] | None:
+    if case.category == "over_escaped":
+        return _unescape(case.old_string), _unescape(case.new_string)
+    if case.category == "unicode_punctuation":
+        return _asciify(case.old_string), case.new_string
+    if case.category == "elision":
+        return _expand_elision(case)
+    if case.category.startswith("llm_") and case.expect == "success":
+        answer = case.fixer_answers[0]
+        return answer.search, answer.replace
+    return None
+
+
+def test_reference_recovery_gives_the_expected_file(cases):
+    checked = 0
+    for case in cases:
+        recovered = _recovered(case)
+        if recovered is None:
+            continue
+        old, new = recovered
+        assert edit_text(case.content, old, new).new_content == case.expected_content, case.id
+        checked += 1
+    assert checked >= 150
