@@ -184,20 +184,24 @@ class BatchCommandExecutor:
         if self._stderr is not None:
             self._stderr.seek(0)
             tail = self._stderr.read()[-2000:].decode("utf-8", "replace").strip()
-        self.close()
+        self._shutdown(grace_s=0.0)  # a broken engine gets no grace period
         message = f"engine {self.name!r} ({' '.join(self.command)}) {what}."
         if tail:
             message += f"\nIts stderr ends with:\n{tail}"
         return EngineCommandFailed(message)
 
     def close(self) -> None:
+        """End the engine: close its stdin, give it 5 s to exit, then kill it."""
+        self._shutdown(grace_s=5.0)
+
+    def _shutdown(self, *, grace_s: float) -> None:
         process, self._process = self._process, None
         if process is not None:
             if process.stdin is not None:
                 with contextlib.suppress(OSError):
                     process.stdin.close()
             try:
-                process.wait(timeout=5)
+                process.wait(timeout=grace_s)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
