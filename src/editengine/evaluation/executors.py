@@ -10,7 +10,9 @@
 Runs are described by an :class:`EngineConfig` (picklable, so worker processes can rebuild
 the executor) and built by :func:`build_executor`, which looks the config's ``kind`` up in
 :data:`EXECUTOR_KINDS`. Adding an engine that edits real files through ``EditEngine`` (with a
-scripted or recorded LLM fixer) is one more entry in that table.
+scripted or recorded LLM fixer) is one more entry in that table: its ``run`` opens
+:func:`editengine.evaluation.workspace.case_workspace`, edits the file there, and reports the
+file read back with ``read_exact`` as ``new_content``.
 """
 
 from __future__ import annotations
