@@ -20,11 +20,14 @@
     │   └── WriteFailed            write_failed
     ├── EditRejected               rejected
     ├── MultiEditFailed            multi_edit_failed
-    └── FixerError                 fixer_error
-        ├── FixerTimeout           fixer_timeout
-        ├── ProviderError          provider_error   (.transient: worth retrying)
-        ├── ProviderConfigError    provider_config
-        └── InvalidCorrection      invalid_correction
+    ├── FixerError                 fixer_error
+    │   ├── FixerTimeout           fixer_timeout
+    │   ├── ProviderError          provider_error   (.transient: worth retrying)
+    │   ├── ProviderConfigError    provider_config
+    │   └── InvalidCorrection      invalid_correction
+    └── EvaluationError            (the evaluation harness could not run)
+        ├── InvalidDataset         invalid_dataset
+        └── EngineCommandFailed    engine_command_failed
 
 Every message is written for an agent to read: what was wrong, then what to do.
 The ``code`` strings are part of the public contract and never change.
@@ -322,3 +325,38 @@ class InvalidCorrection(FixerError):
     """The model answered, but not with a usable correction (bad JSON, wrong schema)."""
 
     code = "invalid_correction"
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+class EvaluationError(EditError):
+    """The evaluation harness could not run (bad dataset, broken external engine)."""
+
+    code = "evaluation_error"
+
+
+class InvalidDataset(EvaluationError):
+    """A dataset file is unreadable or one of its cases is malformed (``path``, ``line``)."""
+
+    code = "invalid_dataset"
+
+    def __init__(
+        self, message: str, *, path: str, line: int | None = None, hint: str | None = None
+    ) -> None:
+        where = f"{path}:{line}" if line is not None else path
+        super().__init__(f"{where}: {message}", hint=hint)
+        self.path = path
+        self.line = line
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data["path"] = self.path
+        data["line"] = self.line
+        return data
+
+
+class EngineCommandFailed(EvaluationError):
+    """An external batch-protocol engine (``--engine-cmd``) died, hung or answered garbage."""
+
+    code = "engine_command_failed"

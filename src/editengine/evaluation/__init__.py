@@ -1,0 +1,45 @@
+"""Offline evaluation: datasets of edit cases, engines to run them through, and scoring.
+
+The pieces, each in its own module: ``dataset`` (JSON Lines cases), ``scoring`` (SUCCESS /
+REFUSED / WRONG), ``executors`` (engines behind one protocol), ``runner`` (serial or worker
+processes), ``tables`` and ``html`` (reports), ``peers`` (peer conformance).
+"""
+
+from __future__ import annotations
+
+from editengine.evaluation.dataset import EvalCase, FixerAnswer, load_cases, read_dataset
+from editengine.evaluation.executors import (
+    EXECUTOR_KINDS,
+    BatchCommandExecutor,
+    CaseExecutor,
+    EngineConfig,
+    TextExecutor,
+    ablations,
+    build_executor,
+)
+from editengine.evaluation.runner import CaseRecord, RunResult, run_cases
+from editengine.evaluation.scoring import CaseResult, Outcome, score
+from editengine.evaluation.tables import Tally, by_category, summary
+
+__all__ = [
+    "EXECUTOR_KINDS",
+    "BatchCommandExecutor",
+    "CaseExecutor",
+    "CaseRecord",
+    "CaseResult",
+    "EngineConfig",
+    "EvalCase",
+    "FixerAnswer",
+    "Outcome",
+    "RunResult",
+    "Tally",
+    "TextExecutor",
+    "ablations",
+    "build_executor",
+    "by_category",
+    "load_cases",
+    "read_dataset",
+    "run_cases",
+    "score",
+    "summary",
+]

@@ -1,0 +1,266 @@
+"""``editengine eval``: run edit cases through engines and score the files they produce."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+from editengine._resources import benchmark_path
+from editengine.errors import EvaluationError
+from editengine.evaluation import peers
+from editengine.evaluation.dataset import EvalCase, load_cases
+from editengine.evaluation.executors import (
+    EngineConfig,
+    ablations,
+    batch_command,
+    describe,
+    full_cascade,
+)
+from editengine.evaluation.runner import Progress as ProgressCallback
+from editengine.evaluation.runner import RunResult, run_cases
+from editengine.evaluation.tables import (
+    TOTAL,
+    by_category,
+    category_table,
+    compare_table,
+    details_table,
+    failure_report,
+    summary,
+)
+
+PROGRESS_MIN_CASES = 200  # a bar only where a run takes long enough to watch
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "eval",
+        help="run edit cases (default: the bundled benchmark) and score the resulting files",
+        description=(
+            "Runs each case through the engine and scores it: SUCCESS (exactly the expected "
+            "file, or the file left alone where a refusal is expected), REFUSED (declined, "
+            "file untouched) or WRONG (the file changed into anything else). Exits 1 when any "
+            "case is WRONG or the success rate is under --min-success."
+        ),
+    )
+    parser.add_argument(
+        "datasets", nargs="*", type=Path, metavar="DATASET", help="JSON Lines files of cases"
+    )
+    parser.add_argument(
+        "--category", action="append", default=[], metavar="C", help="only this category"
+    )
+    parser.add_argument("--json", type=Path, metavar="OUT", help="write a JSON report")
+    parser.add_argument("--html", type=Path, metavar="OUT", help="write an HTML report (plotly)")
+    parser.add_argument(
+        "--show-failures", type=int, default=0, metavar="N", help="print N failures with diffs"
+    )
+    parser.add_argument(
+        "--min-success", type=float, default=0.0, metavar="PCT", help="exit 1 under this success %"
+    )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="also run exact-only and the cascade without each tier, side by side",
+    )
+    parser.add_argument(
+        "--engine-cmd",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="an external batch-protocol engine to run on the same cases (repeatable)",
+    )
+    parser.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes")
+    parser.add_argument(
+        "--peers",
+        action="store_true",
+        help="run the peer cases of ../shared/peer-cases and check docs/peer-deviations.md",
+    )
+    parser.add_argument(
+        "--write-deviations",
+        action="store_true",
+        help="with --peers: rewrite the deviations table for the cases failing now",
+    )
+    parser.add_argument(
+        "--no-progress", action="store_true", help="never draw a progress bar on stderr"
+    )
+    parser.set_defaults(func=handle)
+
+
+def parse_engine_cmd(spec: str) -> EngineConfig:
+    name, sep, command = spec.partition("=")
+    if not sep or not name.strip() or not command.strip():
+        raise EvaluationError(
+            f"--engine-cmd {spec!r} is not NAME=COMMAND.",
+            hint='Example: --engine-cmd mine="python -m editengine batch"',
+        )
+    return batch_command(name.strip(), shlex.split(command))
+
+
+def configurations(args: argparse.Namespace) -> list[EngineConfig]:
+    configs = ablations() if args.compare else [full_cascade()]
+    configs += [parse_engine_cmd(spec) for spec in args.engine_cmd]
+    labels = [c.label for c in configs]
+    duplicates = sorted({x for x in labels if labels.count(x) > 1})
+    if duplicates:
+        raise EvaluationError(f"engine names must be unique; repeated: {', '.join(duplicates)}.")
+    return configs
+
+
+def dataset_paths(args: argparse.Namespace) -> list[Path]:
+    if args.peers:
+        directory = peers.peer_cases_dir()
+        if directory is None:
+            raise EvaluationError(
+                "--peers: no shared/peer-cases folder next to the repository.",
+                hint="Peer cases are not shipped; run from a checkout that has them beside it.",
+            )
+        return [*peers.peer_files(directory), *args.datasets]
+    if args.datasets:
+        return list(args.datasets)
+    try:
+        return [benchmark_path()]
+    except FileNotFoundError as err:
+        raise EvaluationError(
+            f"the bundled benchmark is missing ({err}).",
+            hint="Pass a dataset file, or reinstall editengine.",
+        ) from err
+
+
+@contextmanager
+def progress_bar(console: Console, total: int, label: str, enabled: bool) -> Iterator[Any]:
+    if not enabled or total < PROGRESS_MIN_CASES or not console.is_terminal:
+        yield None
+        return
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(label, total=total)
+
+        def advance(n: int) -> None:
+            progress.advance(task, n)
+
+        yield advance
+
+
+def run_all(
+    cases: Sequence[EvalCase], configs: Sequence[EngineConfig], *, workers: int, bar: bool
+) -> list[RunResult]:
+    errors = Console(stderr=True)
+    runs = []
+    for config in configs:
+        with progress_bar(errors, len(cases), config.label, bar) as advance:
+            callback: ProgressCallback | None = advance
+            runs.append(run_cases(cases, config, workers=workers, progress=callback))
+    return runs
+
+
+def json_report(paths: Sequence[Path], runs: Sequence[RunResult]) -> dict[str, Any]:
+    return {
+        "datasets": [str(p) for p in paths],
+        "runs": [
+            {
+                "config": describe(run.config),
+                **summary(run),
+                "cases": [
+                    {
+                        "id": r.case.id,
+                        "category": r.case.category,
+                        "expect": r.case.expect,
+                        "outcome": r.outcome.value,
+                        "ok": r.result.ok,
+                        "strategy": r.result.strategy,
+                        "error_code": r.result.error_code,
+                        "elapsed_ms": round(r.result.elapsed_ms, 3),
+                        "fixer_calls": r.result.fixer_calls,
+                        "corrected_by_fixer": r.result.corrected_by_fixer,
+                    }
+                    for r in run.records
+                ],
+            }
+            for run in runs
+        ],
+    }
+
+
+def handle(args: argparse.Namespace) -> int:
+    out = Console()
+    if not out.is_terminal:
+        out = Console(width=160)  # wide enough for the tables when piped or captured
+    err = Console(stderr=True)
+    if args.workers < 1:
+        err.print("--workers must be at least 1.")
+        return 2
+    if args.write_deviations and not args.peers:
+        err.print("--write-deviations needs --peers.")
+        return 2
+    try:
+        paths = dataset_paths(args)
+        configs = configurations(args)
+        cases = load_cases(paths, categories=args.category or None)
+        if not cases:
+            raise EvaluationError("no cases to run (check the dataset and --category).")
+        runs = run_all(cases, configs, workers=args.workers, bar=not args.no_progress)
+    except EvaluationError as error:
+        err.print(f"[red]error[/red] ({error.code}): {error}", markup=True, highlight=False)
+        return 2
+
+    primary = next(r for r in runs if r.config.label == "cascade")
+    out.print(category_table(primary))
+    out.print(details_table(primary))
+    if len(runs) > 1:
+        out.print(compare_table(runs))
+    if args.show_failures > 0:
+        report = failure_report(primary, args.show_failures)
+        if report:
+            out.print(report, markup=False, highlight=False)
+    if args.json:
+        args.json.write_text(json.dumps(json_report(paths, runs), indent=2) + "\n", "utf-8")
+    if args.html:
+        from editengine.evaluation.html import write_html
+
+        try:
+            write_html(args.html, runs)
+        except EvaluationError as error:
+            err.print(f"[red]error[/red] ({error.code}): {error}", highlight=False)
+            return 2
+
+    status = 0
+    total = by_category(primary)[TOTAL]
+    # Peer expectations are the peers' behaviour, not the truth: there the documented
+    # deviations decide, not the WRONG count.
+    if total.wrong and not args.peers:
+        err.print(f"{total.wrong} case(s) changed the file into something unexpected (WRONG).")
+        status = 1
+    if total.success_pct < args.min_success:
+        err.print(f"success {total.success_pct:.1f}% is under --min-success {args.min_success}%.")
+        status = 1
+    if args.peers:
+        status = max(status, _check_peers(primary, args, out, err))
+    return status
+
+
+def _check_peers(primary: RunResult, args: argparse.Namespace, out: Console, err: Console) -> int:
+    path = peers.deviations_path()
+    if args.write_deviations:
+        table = peers.refresh_deviations(path, [primary])
+        out.print(f"wrote {path} ({table.count(chr(10)) - 2} deviations)")
+        return 0
+    unlisted = peers.unlisted_failures(primary, peers.read_deviations(path))
+    if unlisted:
+        ids = ", ".join(r.case.id for r in unlisted)
+        err.print(f"{len(unlisted)} failing peer case(s) not listed in {path}: {ids}")
+        return 1
+    out.print(f"peer conformance: every failing case is documented in {path}")
+    return 0

@@ -1,0 +1,244 @@
+"""Summaries of a run (per category and in total) and their rendering as tables."""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from editengine.evaluation.runner import CaseRecord, RunResult
+from editengine.evaluation.scoring import Outcome, final_content
+
+TOTAL = "TOTAL"
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Counts for one category (or the total) of one run."""
+
+    cases: int = 0
+    success: int = 0
+    refused: int = 0
+    wrong: int = 0
+    fixer_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_hits: int = 0
+
+    @property
+    def success_pct(self) -> float:
+        return 100.0 * self.success / self.cases if self.cases else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "cases": self.cases,
+            "success": self.success,
+            "refused": self.refused,
+            "wrong": self.wrong,
+            "success_pct": round(self.success_pct, 2),
+            "fixer_calls": self.fixer_calls,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "cache_hits": self.cache_hits,
+        }
+
+
+def tally(records: Iterable[CaseRecord]) -> Tally:
+    outcomes: Counter[Outcome] = Counter()
+    cases = fixer_calls = input_tokens = output_tokens = cache_hits = 0
+    for record in records:
+        cases += 1
+        outcomes[record.outcome] += 1
+        fixer_calls += record.result.fixer_calls
+        input_tokens += record.result.input_tokens
+        output_tokens += record.result.output_tokens
+        cache_hits += record.result.cache_hits
+    return Tally(
+        cases=cases,
+        success=outcomes[Outcome.SUCCESS],
+        refused=outcomes[Outcome.REFUSED],
+        wrong=outcomes[Outcome.WRONG],
+        fixer_calls=fixer_calls,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        cache_hits=cache_hits,
+    )
+
+
+def by_category(run: RunResult) -> dict[str, Tally]:
+    """Per-category tallies in order of first appearance, then ``TOTAL``."""
+    groups: dict[str, list[CaseRecord]] = {}
+    for record in run.records:
+        groups.setdefault(record.case.category, []).append(record)
+    table = {name: tally(records) for name, records in groups.items()}
+    table[TOTAL] = tally(run.records)
+    return table
+
+
+def percentile(values: Sequence[float], pct: float) -> float:
+    """Nearest-rank percentile (0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), math.ceil(pct / 100 * len(ordered))))
+    return ordered[rank - 1]
+
+
+def latency(run: RunResult) -> dict[str, float]:
+    values = [r.result.elapsed_ms for r in run.records]
+    return {
+        "p50_ms": round(percentile(values, 50), 3),
+        "p90_ms": round(percentile(values, 90), 3),
+        "p99_ms": round(percentile(values, 99), 3),
+        "max_ms": round(max(values, default=0.0), 3),
+    }
+
+
+def strategy_mix(run: RunResult) -> dict[str, int]:
+    """How many edits each strategy placed, and how many were declined (by error code)."""
+    mix: Counter[str] = Counter()
+    for record in run.records:
+        if record.result.ok:
+            mix[record.result.strategy or "unknown"] += 1
+        else:
+            mix[f"declined:{record.result.error_code or 'unknown'}"] += 1
+    return dict(sorted(mix.items(), key=lambda item: (-item[1], item[0])))
+
+
+def summary(run: RunResult) -> dict[str, Any]:
+    """Everything a report needs about one run, JSON-friendly."""
+    return {
+        "label": run.config.label,
+        "wall_s": round(run.wall_s, 3),
+        "categories": {name: t.to_dict() for name, t in by_category(run).items()},
+        "strategies": strategy_mix(run),
+        "latency": latency(run),
+    }
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def category_table(run: RunResult) -> Table:
+    table = Table(title=f"{run.config.label}: {len(run.records)} cases in {run.wall_s:.2f} s")
+    for column in ("category", "cases", "success", "refused", "wrong", "success %"):
+        table.add_column(column, justify="left" if column == "category" else "right")
+    for column in ("fixer calls", "tokens in/out", "cache hits"):
+        table.add_column(column, justify="right")
+    tallies = by_category(run)
+    for name, t in tallies.items():
+        style = "bold" if name == TOTAL else None
+        wrong = f"[red]{t.wrong}[/red]" if t.wrong else "0"
+        table.add_row(
+            name,
+            str(t.cases),
+            str(t.success),
+            str(t.refused),
+            wrong,
+            f"{t.success_pct:.1f}",
+            str(t.fixer_calls),
+            f"{t.input_tokens}/{t.output_tokens}",
+            str(t.cache_hits),
+            style=style,
+            end_section=name == list(tallies)[-2] if len(tallies) > 1 else False,
+        )
+    return table
+
+
+def details_table(run: RunResult) -> Table:
+    table = Table(title=f"{run.config.label}: strategies and latency", show_header=True)
+    table.add_column("strategy / outcome")
+    table.add_column("cases", justify="right")
+    for name, n in strategy_mix(run).items():
+        table.add_row(name, str(n))
+    lat = latency(run)
+    table.add_row(
+        "latency p50 / p90 / p99 / max",
+        f"{lat['p50_ms']:.2f} / {lat['p90_ms']:.2f} / {lat['p99_ms']:.2f} / {lat['max_ms']:.2f} ms",
+        end_section=False,
+    )
+    return table
+
+
+def compare_table(runs: Sequence[RunResult]) -> Table:
+    """Categories as rows, one ``success% (wrong)`` column per configuration."""
+    table = Table(title="compare: success % (wrong) per category")
+    table.add_column("category")
+    table.add_column("cases", justify="right")
+    tallies = [by_category(run) for run in runs]
+    for run in runs:
+        table.add_column(run.config.label, justify="right")
+    names = list(tallies[0]) if tallies else []
+    for name in names:
+        cells = []
+        for t in tallies:
+            cell = t.get(name, Tally())
+            text = f"{cell.success_pct:.1f}"
+            if cell.wrong:
+                text += f" [red]({cell.wrong})[/red]"
+            cells.append(text)
+        cases = tallies[0][name].cases
+        table.add_row(name, str(cases), *cells, style="bold" if name == TOTAL else None)
+    table.add_row("wall time (s)", "", *(f"{run.wall_s:.2f}" for run in runs), style="dim")
+    return table
+
+
+def failure_report(run: RunResult, limit: int, *, context: int = 2, max_lines: int = 60) -> str:
+    """The first ``limit`` failures (WRONG first), each with a diff of expected vs actual."""
+    failures = [r for r in run.records if r.outcome is Outcome.WRONG]
+    failures += [r for r in run.records if r.outcome is Outcome.REFUSED]
+    blocks = []
+    for record in failures[:limit]:
+        case, result = record.case, record.result
+        head = (
+            f"--- {case.id} [{case.category}] {record.outcome.value.upper()}"
+            f" (strategy={result.strategy}, error_code={result.error_code})"
+        )
+        lines = [head]
+        if case.notes:
+            lines.append(f"    notes: {case.notes}")
+        if result.error and not result.ok:
+            lines.append("    error: " + result.error.splitlines()[0])
+        expected = case.expected_content if case.expect == "success" else case.content
+        if expected is None:
+            lines.append(f"    expected the file to contain: {case.expected_contains!r}")
+            expected = case.content
+        actual = final_content(case, result)
+        diff = list(
+            difflib.unified_diff(
+                expected.splitlines(keepends=True),
+                actual.splitlines(keepends=True),
+                fromfile=f"{case.id} expected",
+                tofile=f"{case.id} actual",
+                n=context,
+            )
+        )
+        if len(diff) > max_lines:
+            diff = [*diff[:max_lines], f"... ({len(diff) - max_lines} more diff lines)\n"]
+        lines.extend(_visible(line) for line in diff)
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def _visible(line: str) -> str:
+    """A diff line with its line ending and trailing blanks made visible."""
+    body = line.rstrip("\r\n")
+    ending = line[len(body) :]
+    stripped = body.rstrip(" \t")
+    trailing = body[len(stripped) :].replace(" ", "·").replace("\t", "→")
+    marker = {"\r\n": "␍", "\n": "", "": "⏎(no newline)"}.get(ending, "")
+    return stripped + trailing + marker
+
+
+def print_report(console: Console, runs: Sequence[RunResult]) -> None:
+    for run in runs:
+        console.print(category_table(run))
+        console.print(details_table(run))
+    if len(runs) > 1:
+        console.print(compare_table(runs))

@@ -1,0 +1,71 @@
+"""Small hand-made datasets for the evaluation tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+FILE = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
+
+SMALL_CASES = [
+    {
+        "id": "exact-1",
+        "category": "exact",
+        "content": FILE,
+        "old_string": "    return a + b",
+        "new_string": "    return b + a",
+        "expect": "success",
+        "expected_content": FILE.replace("a + b", "b + a"),
+        "instruction": "Swap the operands.",
+    },
+    {
+        "id": "absent-1",
+        "category": "absent",
+        "content": FILE,
+        "old_string": "def mul(a, b):\n    return a * b",
+        "new_string": "def mul(a, b):\n    return b * a",
+        "expect": "refuse",
+        "expected_content": None,
+    },
+    {
+        "id": "ambiguous-1",
+        "category": "ambiguous",
+        "content": FILE,
+        "old_string": "(a, b):",
+        "new_string": "(a, b, c):",
+        "expect": "refuse",
+        "expected_content": None,
+    },
+    {
+        "id": "indent-1",
+        "category": "indentation_shift",
+        "content": FILE,
+        "old_string": "return a - b",
+        "new_string": "return b - a",
+        "expect": "success",
+        "expected_content": FILE.replace("a - b", "b - a"),
+        "notes": "old is a fragment of one line: exact matching already places it",
+    },
+    {
+        "id": "indent-2",
+        "category": "indentation_shift",
+        "content": FILE,
+        "old_string": "def sub(a, b):\nreturn a - b",
+        "new_string": "def sub(a, b):\nreturn b - a",
+        "expect": "success",
+        "expected_content": FILE.replace("a - b", "b - a"),
+        "unknown_field": "ignored",
+    },
+]
+
+
+def write_jsonl(path: Path, records: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def small_dataset(tmp_path: Path) -> Path:
+    return write_jsonl(tmp_path / "small.jsonl", SMALL_CASES)
