@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from editengine import __version__
 
-COMMANDS = ("batch",)
+COMMANDS = ("batch", "apply")
 
 
 def build_parser() -> argparse.ArgumentParser:
