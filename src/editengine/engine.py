@@ -258,6 +258,8 @@ class EditEngine:
                 result = self.multi_edit(call.file_path, call.edits, instruction=call.instruction)
         except EditError as error:
             return _tools.format_error(error)
+        except Exception as error:  # a tool loop must get an answer, not a crash
+            return _internal_error(error)
         return _tools.format_result(result)
 
     async def ahandle_tool_call(self, name: str, arguments: Mapping[str, Any] | str) -> str:
@@ -278,6 +280,8 @@ class EditEngine:
                 )
         except EditError as error:
             return _tools.format_error(error)
+        except Exception as error:
+            return _internal_error(error)
         return _tools.format_result(result)
 
     # ------------------------------------------------------------------ jobs
@@ -874,6 +878,14 @@ class EditEngine:
 
 
 # ---------------------------------------------------------------------- module helpers
+
+
+def _internal_error(error: Exception) -> str:
+    logger.error("unexpected error while handling a tool call", exc_info=error)
+    return (
+        f"Error [internal_error]: the edit failed unexpectedly ({type(error).__name__}: {error}). "
+        "Re-read the file to see its current state before trying again."
+    )
 
 
 def _observers(telemetry: object) -> tuple[EditObserver, ...]:

@@ -193,3 +193,11 @@ def test_temp_file_lives_next_to_the_target(engine, write, workspace, monkeypatc
     engine.edit("sub/data.txt", "second line", "2nd line")
     ((src, dst),) = seen
     assert os.path.dirname(src) == os.path.dirname(dst) == os.fspath(workspace / "sub")
+
+
+def test_longest_file_name_still_gets_a_temp_file(engine, workspace):
+    name = "n" * 250 + ".txt"  # 254 bytes: at the usual 255-byte limit
+    (workspace / name).write_text("old\n")
+    engine.edit(name, "old", "new")
+    assert (workspace / name).read_text() == "new\n"
+    assert os.listdir(workspace) == [name]

@@ -132,3 +132,43 @@ def test_lock_files_stay_out_of_the_workspace(engine, workspace, lock_dir):
     assert any(lock_dir.iterdir()) or lock_dir.exists()
     default = EditEngine(workspace)._locks.lock_dir
     assert workspace not in default.parents and default != workspace
+
+
+def test_lock_dir_owned_by_someone_else_is_refused(make_engine, workspace, tmp_path):
+    import os
+
+    import pytest
+
+    from editengine.errors import WriteFailed
+
+    if not hasattr(os, "getuid") or os.getuid() != 0:
+        pytest.skip("needs root to give a folder to another user")
+    foreign = tmp_path / "foreign-locks"
+    foreign.mkdir()
+    os.chown(foreign, 12345, 12345)
+    (workspace / "a.txt").write_text("x\n")
+    with pytest.raises(WriteFailed, match="another user"):
+        make_engine(lock_dir=foreign).edit("a.txt", "x", "y")
+    assert (workspace / "a.txt").read_text() == "x\n"
+
+
+def test_lock_timeout_is_a_clear_error(make_engine, workspace, lock_dir):
+    import filelock
+    import pytest
+
+    from editengine.errors import WriteFailed
+
+    (workspace / "a.txt").write_text("x\n")
+    engine = make_engine(lock_timeout=0.2)
+    lock_file = engine._locks.lock_file_for((workspace / "a.txt").resolve())
+    lock_dir.mkdir(exist_ok=True)
+    holder = filelock.FileLock(lock_file, thread_local=False)
+    thread = threading.Thread(target=holder.acquire)
+    thread.start()
+    thread.join()
+    try:
+        with pytest.raises(WriteFailed, match="stayed locked"):
+            engine.edit("a.txt", "x", "y")
+    finally:
+        holder.release()
+    assert (workspace / "a.txt").read_text() == "x\n"

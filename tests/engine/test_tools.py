@@ -242,3 +242,12 @@ def test_closest_regions_are_listed_when_the_error_has_them():
 
     error = NoMatch("old_string was not found.", closest=(Region(3, 5, 0.87),))
     assert "Closest text in the file: lines 3-5 (87% similar)." in tools.format_error(error)
+
+
+def test_unexpected_failure_is_an_answer_not_a_crash(engine, monkeypatch, caplog):
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(engine, "edit", broken)
+    text = engine.handle_tool_call("edit", {"file_path": "a", "old_string": "a", "new_string": "b"})
+    assert text.startswith("Error [internal_error]:") and "disk on fire" in text

@@ -39,7 +39,9 @@ def atomic_write(
     Raises :class:`WriteFailed` (from the ``OSError``) with the original intact.
     """
     directory = path.parent
-    temp = directory / f".{path.name}.{secrets.token_hex(6)}{_TEMP_SUFFIX}"
+    # Named after the target (so a stray one is recognisable), cut short so that the
+    # prefix and suffix never push it past the file system's name length limit.
+    temp = directory / f".{path.name[:80]}.{secrets.token_hex(6)}{_TEMP_SUFFIX}"
     try:
         _write_temp(temp, data, mode)
         if before_replace is not None:

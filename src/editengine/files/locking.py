@@ -7,6 +7,7 @@ lock whatever path spelling or symlink it came through.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import tempfile
@@ -59,7 +60,7 @@ class PathLocks:
             raise _busy(display, self.timeout)
         try:
             try:
-                self.lock_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+                self._ensure_lock_dir()
                 process_lock = filelock.FileLock(
                     self.lock_file_for(real_path), timeout=self.timeout, thread_local=False
                 )
@@ -79,6 +80,15 @@ class PathLocks:
                 process_lock.release()
         finally:
             thread_lock.release()
+
+    def _ensure_lock_dir(self) -> None:
+        self.lock_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # A shared temp dir: a folder of that name made by another user is not ours to trust.
+        owner = self.lock_dir.stat().st_uid
+        if hasattr(os, "getuid") and owner != os.getuid():
+            raise PermissionError(
+                errno.EPERM, f"the lock directory {self.lock_dir} belongs to another user"
+            )
 
     def _thread_lock(self, key: str) -> threading.Lock:
         with self._guard:
