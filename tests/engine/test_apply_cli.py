@@ -33,7 +33,7 @@ def test_success_prints_summary_and_diff(capsys, write, workspace):
 def test_failure_exit_code_and_error_code(capsys, write, workspace):
     path = write("a.py", "x = 1\n")
     status, out, err = run(
-        capsys, "--root", str(workspace), "--file", "a.py", "--old", "nope", "--new", "x"
+        capsys, "--root", str(workspace), "--file", "a.py", "--old", "nope", "--new", "y = 2"
     )
     assert status == 1
     assert err.startswith("error[no_match]: ")

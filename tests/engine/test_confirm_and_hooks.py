@@ -146,7 +146,7 @@ def test_on_edited_not_called_without_a_write(make_engine, write):
     engine.edit("c.py", "x = 1", "x = 2", dry_run=True)
     engine.edit("c.py", "x = 1", "x = 1")
     with pytest.raises(NoMatch):
-        engine.edit("c.py", "nope", "x")
+        engine.edit("c.py", "nope", "zzz = 3")
     assert seen == []
 
 

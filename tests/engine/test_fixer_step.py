@@ -109,7 +109,7 @@ def test_ambiguous_correction_is_refused(make_engine, write, fake_fixer, observe
     [
         corrected(search="", replace="everything"),
         corrected(search="greet", replace="greet"),
-        corrected(search="not in the file at all", replace="x"),
+        corrected(search="not in the file at all", replace="qqq = 7"),
     ],
 )
 def test_unusable_corrections_are_refused(make_engine, write, fake_fixer, correction):
@@ -119,11 +119,28 @@ def test_unusable_corrections_are_refused(make_engine, write, fake_fixer, correc
     assert path.read_text() == SOURCE
 
 
+class WithoutAlreadyApplied:
+    """The default cascade minus its already-applied rule (as an ablation would run it), so
+    that the fixer, not the cascade, is the one to say the edit is already there."""
+
+    def __init__(self) -> None:
+        from editengine import DEFAULT_CASCADE
+
+        self.inner = DEFAULT_CASCADE
+
+    def edit(self, content, old_string, new_string, **options):
+        result = self.inner.edit(content, old_string, new_string, **options)
+        if result.strategy == "already_applied":
+            raise NoMatch("old_string was not found in the file.")
+        return result
+
+
 def test_no_change_accepted_only_when_new_text_is_present(make_engine, write, fake_fixer):
     already = SOURCE.replace("'hello '", "'hi '")
     path = write("g.py", already)
     answer = Correction(search="", replace="", no_changes_required=True, explanation="already done")
-    result = make_engine(fixer=fake_fixer(answer)).edit("g.py", WRONG_OLD, NEW)
+    engine = make_engine(fixer=fake_fixer(answer), cascade=WithoutAlreadyApplied())
+    result = engine.edit("g.py", WRONG_OLD, NEW)
     assert result.no_change and result.corrected_by_fixer
     assert result.fixer_explanation == "already done"
     assert result.summary.startswith("No change: the LLM fixer found the edit already applied")
@@ -137,6 +154,17 @@ def test_no_change_refused_when_new_text_is_absent(make_engine, write, fake_fixe
         make_engine(fixer=fake_fixer(answer), telemetry=observer).edit("g.py", WRONG_OLD, NEW)
     assert path.read_text() == SOURCE
     assert observer.events[-1][1].fixer.outcome == "failed_validation"
+
+
+def test_correction_that_changes_nothing_is_refused_unless_new_text_is_present(
+    make_engine, write, fake_fixer
+):
+    path = write("g.py", SOURCE)
+    # The correction's replacement is already in the file, the caller's new_string is not.
+    fixer = fake_fixer(corrected(search="no such text", replace="    greet('x')"))
+    with pytest.raises(NoMatch, match="The LLM fixer proposed a correction, but"):
+        make_engine(fixer=fixer).edit("g.py", WRONG_OLD, NEW)
+    assert path.read_text() == SOURCE
 
 
 def test_no_change_refused_for_a_deletion(make_engine, write, fake_fixer):
@@ -198,7 +226,7 @@ def test_the_lock_is_not_held_while_the_fixer_runs(make_engine, write, fake_fixe
 
 def test_one_fixer_round_only(make_engine, write, fake_fixer):
     write("g.py", SOURCE)
-    fixer = fake_fixer(corrected(search="still wrong", replace="x"), corrected())
+    fixer = fake_fixer(corrected(search="still wrong", replace="qqq = 7"), corrected())
     with pytest.raises(NoMatch):
         make_engine(fixer=fixer).edit("g.py", WRONG_OLD, NEW)
     assert len(fixer.requests) == 1

@@ -94,9 +94,7 @@ def check_correction(
 
     explanation = correction.explanation or None
     if correction.no_changes_required:
-        wanted = to_lf(spec.new_string)
-        # Only verifiable when there is text to find: a deletion is never "already applied".
-        if wanted.strip() and wanted in to_lf(current.text):
+        if _already_applied(spec.new_string, current.text):
             call.outcome = "no_change"
             computed = Computed(current.text, 0, "already_applied", True)
             return make_plan(
@@ -116,10 +114,21 @@ def check_correction(
         raise refuse(
             job, step, f"its search text does not place the edit safely ({first_line})"
         ) from error
-    call.outcome = "corrected"
+    if computed.no_change and not _already_applied(spec.new_string, current.text):
+        # The cascade judged the *correction* applied already; that says nothing about the
+        # caller's new_string, so it is not a success.
+        raise refuse(job, step, "it changes nothing and new_string is not in the file")
+    call.outcome = "no_change" if computed.no_change else "corrected"
     return make_plan(
         target, current, computed, corrected_by_fixer=True, fixer_explanation=explanation
     )
+
+
+def _already_applied(new_string: str, text: str) -> bool:
+    """new_string is in the file. Only checkable when there is text to find: a deletion is
+    never "already applied"."""
+    wanted = to_lf(new_string)
+    return bool(wanted.strip()) and wanted in to_lf(text)
 
 
 def refuse(job: Job, step: NeedsFix, why: str) -> NoMatch:
