@@ -185,3 +185,28 @@ def test_to_acp_diff_content(engine, write, workspace):
         "oldText": "x = 1\n",
         "newText": "x = 2\n",
     }
+
+
+def test_rejected_creation_leaves_no_file_and_no_folders(make_engine, workspace):
+    seen = []
+    engine = make_engine(confirm=lambda request: seen.append(request) or False)
+    with pytest.raises(EditRejected):
+        engine.edit("new/pkg/mod.py", "", "x = 1\n")
+    assert seen[0].created and seen[0].summary == "Will create new/pkg/mod.py (1 line)"
+    assert list(workspace.iterdir()) == []
+
+
+def test_multi_edit_is_confirmed_once_with_the_combined_diff(make_engine, write):
+    path = write("m.py", "a = 1\nb = 2\n")
+    seen = []
+    engine = make_engine(confirm=lambda request: seen.append(request) or True)
+    engine.multi_edit(
+        "m.py",
+        [
+            {"old_string": "a = 1", "new_string": "a = 3"},
+            {"old_string": "b = 2", "new_string": "b = 4"},
+        ],
+    )
+    assert len(seen) == 1
+    assert "+a = 3" in seen[0].diff and "+b = 4" in seen[0].diff
+    assert path.read_text() == "a = 3\nb = 4\n"
