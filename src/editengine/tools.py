@@ -269,7 +269,8 @@ def _optional_text(value: object, what: str) -> str | None:
 
 def format_result(result: EditResult) -> str:
     """What a model reads after a successful edit: the summary, notes, then the diff."""
-    parts = [result.summary + "."]
+    summary = result.summary
+    parts = [summary if summary.endswith((".", "!", "?")) else summary + "."]
     parts.extend(result.notes)
     if result.diff:
         parts.append(result.diff.rstrip("\n"))
