@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from editengine import __version__
 
-COMMANDS = ("batch", "bench", "eval", "report")
+COMMANDS = ("apply", "batch", "bench", "eval", "report")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,20 @@
+"""EditEngine: search/replace edits on the files of a workspace (see ``docs/engine.md``).
+
+- :mod:`~editengine.engine.core` — the engine: guard, lock, read, match, write;
+- :mod:`~editengine.engine.jobs` — a validated call and the values its stages hand on;
+- :mod:`~editengine.engine.fixing` — the LLM fixer step and the checks on its answer;
+- :mod:`~editengine.engine.reporting` — summaries, results and telemetry outcomes;
+- :mod:`~editengine.engine.callbacks` — observers, ``on_edited`` hooks, sync/async callbacks.
+"""
+
+from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
+from editengine.engine.core import DEFAULT_MAX_FILE_BYTES, EditEngine
+
+__all__ = [
+    "DEFAULT_MAX_FILE_BYTES",
+    "ConfirmRequest",
+    "Decision",
+    "EditEngine",
+    "EditResult",
+    "EditSpec",
+]

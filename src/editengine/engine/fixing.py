@@ -1,0 +1,173 @@
+"""The LLM fixer step: ask once, then trust nothing it says without checking the file.
+
+A fixer only proposes. Its correction is run back through the cascade on the file as it is
+*now* (re-read under the lock), with the caller's count rules; anything doubtful returns
+the caller's original :class:`~editengine.errors.NoMatch` with a note saying why.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from editengine.engine.jobs import Computed, Job, NeedsFix, Plan
+from editengine.errors import EditError, FixerError, FixerTimeout, MatchError, NoMatch
+from editengine.files import FileSnapshot, Target
+from editengine.fixer.protocol import Correction, Fixer, FixRequest
+from editengine.state import FixerCall, FixerOutcome
+from editengine.text import to_lf
+
+logger = logging.getLogger("editengine")
+
+# (text, old_string, new_string) -> the cascade's answer for the job's edit rules
+Match = Callable[[str, str, str], Computed]
+MakePlan = Callable[..., Plan]
+
+SYNTHESISED_INSTRUCTION = (
+    "Replace the code that looks like old_string with new_string, "
+    "leaving everything else unchanged."
+)
+
+
+def fix_request(job: Job, target: Target, snapshot: FileSnapshot, error: NoMatch) -> NeedsFix:
+    spec = job.specs[0]
+    request = FixRequest(
+        file_path=target.display,
+        content=snapshot.text,
+        old_string=spec.old_string,
+        new_string=spec.new_string,
+        error=error,
+        instruction=spec.instruction or SYNTHESISED_INSTRUCTION,
+        replace_all=spec.replace_all,
+        expected_replacements=spec.expected_replacements,
+    )
+    return NeedsFix(target, snapshot, error, request)
+
+
+def ask(fixer: Fixer, job: Job, step: NeedsFix) -> Correction:
+    started = time.perf_counter()
+    try:
+        return fixer.correct(step.request)
+    except Exception as error:
+        raise _fixer_failed(job, step, error, started) from error
+
+
+async def aask(fixer: Fixer, job: Job, step: NeedsFix) -> Correction:
+    started = time.perf_counter()
+    try:
+        return await fixer.acorrect(step.request)
+    except Exception as error:
+        raise _fixer_failed(job, step, error, started) from error
+
+
+def check_correction(
+    job: Job,
+    step: NeedsFix,
+    current: FileSnapshot,
+    correction: Correction,
+    *,
+    match: Match,
+    make_plan: MakePlan,
+) -> Plan:
+    """The plan the correction leads to on ``current`` (the file re-read under the lock),
+    or the original NoMatch with a note saying why the correction was refused."""
+    spec = job.specs[0]
+    target = step.target
+    call = job.state.fixer = _fixer_call(correction)
+    if current.sha256 != step.snapshot.sha256:
+        try:
+            computed = match(current.text, spec.old_string, spec.new_string)
+        except MatchError:
+            job.notes.append(
+                "The file changed on disk while the LLM fixer ran; the correction was "
+                "checked against the new content."
+            )
+        else:
+            call.note = "not used: the original edit matched the changed file"
+            job.notes.append(
+                "The file changed on disk while the LLM fixer ran; the original edit "
+                "matches the new content, so it was applied as given."
+            )
+            return make_plan(target, current, computed)
+
+    explanation = correction.explanation or None
+    if correction.no_changes_required:
+        if _already_applied(spec.new_string, current.text):
+            call.outcome = "no_change"
+            computed = Computed(current.text, 0, "already_applied", True)
+            return make_plan(
+                target, current, computed, corrected_by_fixer=True, fixer_explanation=explanation
+            )
+        raise refuse(job, step, "it said no change was needed, but new_string is not in the file")
+    if not isinstance(correction.search, str) or not correction.search:
+        raise refuse(job, step, "its search text is empty")
+    if not isinstance(correction.replace, str):
+        raise refuse(job, step, "its replacement is not text")
+    if correction.search == correction.replace:
+        raise refuse(job, step, "its search and replace are identical")
+    try:
+        computed = match(current.text, correction.search, correction.replace)
+    except MatchError as error:
+        first_line = error.message.splitlines()[0] if error.message else error.code
+        raise refuse(
+            job, step, f"its search text does not place the edit safely ({first_line})"
+        ) from error
+    if computed.no_change and not _already_applied(spec.new_string, current.text):
+        # The cascade judged the *correction* applied already; that says nothing about the
+        # caller's new_string, so it is not a success.
+        raise refuse(job, step, "it changes nothing and new_string is not in the file")
+    call.outcome = "no_change" if computed.no_change else "corrected"
+    return make_plan(
+        target, current, computed, corrected_by_fixer=True, fixer_explanation=explanation
+    )
+
+
+def _already_applied(new_string: str, text: str) -> bool:
+    """new_string is in the file. Only checkable when there is text to find: a deletion is
+    never "already applied"."""
+    wanted = to_lf(new_string)
+    return bool(wanted.strip()) and wanted in to_lf(text)
+
+
+def refuse(job: Job, step: NeedsFix, why: str) -> NoMatch:
+    """The original error, noted with why the fixer's answer was not used."""
+    set_outcome(job, "failed_validation", why)
+    step.error.add_note_for_agent(f"The LLM fixer proposed a correction, but {why}.")
+    return step.error
+
+
+def set_outcome(job: Job, outcome: FixerOutcome, note: str) -> None:
+    if job.state.fixer is None:
+        job.state.fixer = FixerCall()
+    job.state.fixer.outcome = outcome
+    job.state.fixer.note = note
+
+
+def _fixer_failed(job: Job, step: NeedsFix, error: Exception, started: float) -> NoMatch:
+    """A fixer that fails (or crashes) returns the original error, with a note saying why."""
+    if not isinstance(error, FixerError):
+        logger.warning("the fixer raised an unexpected error", exc_info=error)
+    reason: Any = error.message if isinstance(error, EditError) else repr(error)
+    job.state.fixer = FixerCall(
+        outcome="timeout" if isinstance(error, FixerTimeout) else "error",
+        latency_ms=(time.perf_counter() - started) * 1000,
+        note=reason,
+    )
+    step.error.add_note_for_agent(f"The LLM fixer could not correct it: {reason}")
+    return step.error
+
+
+def _fixer_call(correction: Correction) -> FixerCall:
+    return FixerCall(
+        provider=correction.provider,
+        model=correction.model,
+        outcome="corrected",
+        latency_ms=correction.latency_ms,
+        input_tokens=correction.input_tokens,
+        output_tokens=correction.output_tokens,
+        cache_hit=correction.cache_hit,
+        windowed=correction.windowed,
+        prompt_chars=correction.prompt_chars,
+    )

@@ -1,0 +1,290 @@
+"""Tool-call integration: ``edit`` and ``multiedit`` tool schemas for OpenAI and Anthropic,
+argument normalisation, and the text a model reads back.
+
+>>> [tool["function"]["name"] for tool in openai_tools()]
+['edit', 'multiedit']
+>>> [tool["name"] for tool in anthropic_tools()]
+['edit', 'multiedit']
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from editengine._resources import prompt_text
+from editengine.edits import EditResult, EditSpec, canonical_arguments
+from editengine.errors import BadRequest, EditError, MultiEditFailed
+
+EDIT_TOOL = "edit"
+MULTIEDIT_TOOL = "multiedit"
+_TOOL_NAMES = {
+    "edit": EDIT_TOOL,
+    "multiedit": MULTIEDIT_TOOL,
+    "multi_edit": MULTIEDIT_TOOL,
+    "multiedits": MULTIEDIT_TOOL,
+}
+
+_FILE_PATH = {
+    "type": "string",
+    "description": "Path of the file to edit, relative to the workspace root.",
+}
+_OLD_STRING = {
+    "type": "string",
+    "description": (
+        "The exact text to replace, copied from the file with its indentation; it must match "
+        "one place only, so include enough surrounding lines. Empty creates the file or "
+        "replaces it whole."
+    ),
+}
+_NEW_STRING = {
+    "type": "string",
+    "description": "The text to put in its place (must differ from old_string).",
+}
+_REPLACE_ALL = {
+    "type": "boolean",
+    "default": False,
+    "description": "Replace every occurrence of old_string (for renames). Default false.",
+}
+_INSTRUCTION = {
+    "type": "string",
+    "description": "One sentence saying what this edit does and why.",
+}
+
+EDIT_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "file_path": _FILE_PATH,
+        "old_string": _OLD_STRING,
+        "new_string": _NEW_STRING,
+        "replace_all": _REPLACE_ALL,
+        "instruction": _INSTRUCTION,
+    },
+    "required": ["file_path", "old_string", "new_string"],
+    "additionalProperties": False,
+}
+
+MULTIEDIT_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "file_path": _FILE_PATH,
+        "edits": {
+            "type": "array",
+            "minItems": 1,
+            "description": (
+                "Edits applied in order, each to the result of the ones before; "
+                "all of them are applied or none."
+            ),
+            "items": {
+                "type": "object",
+                "properties": {
+                    "old_string": _OLD_STRING,
+                    "new_string": _NEW_STRING,
+                    "replace_all": _REPLACE_ALL,
+                },
+                "required": ["old_string", "new_string"],
+                "additionalProperties": False,
+            },
+        },
+        "instruction": _INSTRUCTION,
+    },
+    "required": ["file_path", "edits"],
+    "additionalProperties": False,
+}
+
+_PROMPTS = {EDIT_TOOL: "tool_edit.md", MULTIEDIT_TOOL: "tool_multiedit.md"}
+_PARAMETERS = {EDIT_TOOL: EDIT_PARAMETERS, MULTIEDIT_TOOL: MULTIEDIT_PARAMETERS}
+
+ToolFormat = Literal["openai", "anthropic"]
+
+
+def tool_description(tool: str) -> str:
+    return prompt_text(_PROMPTS[tool]).strip()
+
+
+def openai_tools(tools: Sequence[str] = (EDIT_TOOL, MULTIEDIT_TOOL)) -> list[dict[str, Any]]:
+    """Tool definitions in the OpenAI function-calling format."""
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": tool,
+                "description": tool_description(tool),
+                "parameters": copy.deepcopy(_PARAMETERS[tool]),
+            },
+        }
+        for tool in tools
+    ]
+
+
+def anthropic_tools(tools: Sequence[str] = (EDIT_TOOL, MULTIEDIT_TOOL)) -> list[dict[str, Any]]:
+    """Tool definitions in the Anthropic Messages API format."""
+    return [
+        {
+            "name": tool,
+            "description": tool_description(tool),
+            "input_schema": copy.deepcopy(_PARAMETERS[tool]),
+        }
+        for tool in tools
+    ]
+
+
+def tool_definitions(
+    format: ToolFormat, tools: Sequence[str] = (EDIT_TOOL, MULTIEDIT_TOOL)
+) -> list[dict[str, Any]]:
+    if format == "openai":
+        return openai_tools(tools)
+    if format == "anthropic":
+        return anthropic_tools(tools)
+    raise ValueError(f"unknown tool format {format!r}; use 'openai' or 'anthropic'")
+
+
+# ---------------------------------------------------------------------- calls
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A normalised tool call: ``edits`` has one item for ``edit``."""
+
+    tool: str
+    file_path: str
+    edits: tuple[EditSpec, ...]
+    instruction: str | None = None
+
+
+def parse_tool_call(name: object, arguments: Mapping[str, Any] | str | bytes) -> ToolCall:
+    """Validate a model's tool call; :class:`BadRequest` says what is wrong with it."""
+    tool = _TOOL_NAMES.get(name.strip().lower()) if isinstance(name, str) else None
+    if tool is None:
+        raise BadRequest(
+            f"Unknown tool {name!r}. This handler runs the tools {EDIT_TOOL!r} and "
+            f"{MULTIEDIT_TOOL!r}."
+        )
+    args = canonical_arguments(load_arguments(arguments))
+    file_path = args.get("file_path")
+    if not isinstance(file_path, str) or not file_path.strip():
+        raise BadRequest(f"{tool}: file_path is required and must be a non-empty string.")
+    instruction = _optional_text(args.get("instruction"), "instruction")
+    if tool == EDIT_TOOL:
+        return ToolCall(tool, file_path, (_spec(args, tool),), instruction)
+    edits = args.get("edits")
+    if isinstance(edits, str):  # some models send the array JSON-encoded a second time
+        edits = _json(edits, what="edits")
+    if not isinstance(edits, list) or not edits:
+        raise BadRequest(
+            "multiedit: edits is required: a non-empty array of {old_string, new_string} objects."
+        )
+    specs = []
+    for index, item in enumerate(edits, 1):
+        if not isinstance(item, Mapping):
+            raise BadRequest(
+                f"multiedit: edit {index} must be an object with old_string and new_string."
+            )
+        try:
+            specs.append(_spec(canonical_arguments(item, where=f"edit {index}"), f"edit {index}"))
+        except BadRequest as error:
+            raise BadRequest(f"multiedit: {error.message}") from error
+    return ToolCall(tool, file_path, tuple(specs), instruction)
+
+
+def load_arguments(arguments: object) -> dict[str, Any]:
+    """The arguments as a dict, from a dict or a JSON object string."""
+    if isinstance(arguments, (bytes, bytearray)):
+        try:
+            arguments = arguments.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise BadRequest("The tool arguments are not UTF-8 text.") from error
+    if isinstance(arguments, str):
+        arguments = _json(arguments, what="the tool arguments")
+    if not isinstance(arguments, Mapping):
+        raise BadRequest(
+            f"The tool arguments must be a JSON object, got {type(arguments).__name__}."
+        )
+    return dict(arguments)
+
+
+def _json(text: str, *, what: str) -> Any:
+    if not text.strip():
+        raise BadRequest(f"{what[0].upper()}{what[1:]} are empty; send a JSON object.")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise BadRequest(
+            f"{what[0].upper()}{what[1:]} are not valid JSON "
+            f"({error.msg} at line {error.lineno} column {error.colno})."
+        ) from error
+
+
+def _spec(args: Mapping[str, Any], where: str) -> EditSpec:
+    for name in ("old_string", "new_string"):
+        if name not in args:
+            raise BadRequest(f"{where}: {name} is required.")
+        if not isinstance(args[name], str):
+            raise BadRequest(f"{where}: {name} must be a string, got {type(args[name]).__name__}.")
+    return EditSpec(
+        old_string=args["old_string"],
+        new_string=args["new_string"],
+        replace_all=_flag(args.get("replace_all"), f"{where}: replace_all"),
+        expected_replacements=_count(args.get("expected_replacements"), where),
+        match_mode=_optional_text(args.get("match_mode"), "match_mode") or "auto",
+        instruction=_optional_text(args.get("instruction"), "instruction"),
+    )
+
+
+def _flag(value: object, what: str) -> bool:
+    if value is None:
+        return False
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise BadRequest(f"{what} must be true or false, got {value!r}.")
+
+
+def _count(value: object, where: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise BadRequest(f"{where}: expected_replacements must be a positive integer.")
+    return value
+
+
+def _optional_text(value: object, what: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise BadRequest(f"{what} must be a string, got {type(value).__name__}.")
+    return value or None
+
+
+# ---------------------------------------------------------------------- answers
+
+
+def format_result(result: EditResult) -> str:
+    """What a model reads after a successful edit: the summary, notes, then the diff."""
+    summary = result.summary
+    parts = [summary if summary.endswith((".", "!", "?")) else summary + "."]
+    parts.extend(result.notes)
+    if result.diff:
+        parts.append(result.diff.rstrip("\n"))
+    return "\n\n".join(parts)
+
+
+def format_error(error: EditError) -> str:
+    """What a model reads after a failed edit: code, what went wrong, what to do next."""
+    text = f"Error [{error.code}]: {error}"
+    if isinstance(error, MultiEditFailed):
+        text = f"Error [{error.code}/{error.cause.code}]: {error}"
+    cause = error.cause if isinstance(error, MultiEditFailed) else error
+    closest = getattr(cause, "closest", ())
+    where = [region.describe() for region in closest]
+    if where and not all(place in text for place in where):
+        text += "\nClosest text in the file: " + ", ".join(where) + "."
+    return text
