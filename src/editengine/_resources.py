@@ -31,5 +31,6 @@ def prompt_text(name: str) -> str:
 
 def benchmark_path() -> Path:
     return _first_existing(
-        _PACKAGE_DIR / "_data" / "benchmark.jsonl", _REPO_ROOT / "fixtures" / "benchmark.jsonl"
+        _PACKAGE_DIR / "_data" / "benchmark.jsonl.gz",
+        _REPO_ROOT / "fixtures" / "benchmark.jsonl.gz",
     )

@@ -23,7 +23,7 @@ def cases():
 
 
 def test_builder_regenerates_the_committed_file_byte_for_byte(tmp_path):
-    out = tmp_path / "benchmark.jsonl"
+    out = tmp_path / "benchmark.jsonl.gz"
     subprocess.run([sys.executable, str(BUILDER), "--out", str(out)], check=True)
     assert out.read_bytes() == benchmark_path().read_bytes()
 

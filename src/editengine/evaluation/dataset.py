@@ -10,6 +10,7 @@ as they are (their category is the file's name).
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -171,10 +172,13 @@ def read_dataset(path: str | Path) -> list[EvalCase]:
     """All cases of one JSON Lines file, in file order (blank lines are skipped)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw_bytes = path.read_bytes()
+        if raw_bytes[:2] == b"\x1f\x8b":  # gzip, whatever the file is called
+            raw_bytes = gzip.decompress(raw_bytes)
+        text = raw_bytes.decode("utf-8")
     except FileNotFoundError:
         raise InvalidDataset("no such dataset file.", path=str(path)) from None
-    except (OSError, UnicodeDecodeError) as err:
+    except (OSError, EOFError, UnicodeDecodeError) as err:
         raise InvalidDataset(f"cannot read the dataset: {err}.", path=str(path)) from err
     cases = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -189,8 +193,8 @@ def read_dataset(path: str | Path) -> list[EvalCase]:
         cases.append(
             case_from_record(
                 record,
-                default_id=f"{path.stem}-{number}",
-                default_category=path.stem,
+                default_id=f"{_stem(path)}-{number}",
+                default_category=_stem(path),
                 path=str(path),
                 line=number,
             )
@@ -216,3 +220,11 @@ def load_cases(
             if wanted is None or case.category in wanted:
                 cases.append(case)
     return cases
+
+
+def _stem(path: Path) -> str:
+    """``benchmark`` for ``benchmark.jsonl`` and ``benchmark.jsonl.gz`` alike."""
+    name = path.name
+    for suffix in (".gz", ".jsonl", ".json"):
+        name = name.removesuffix(suffix)
+    return name
