@@ -1,64 +1,111 @@
-"""editengine: a self-correcting search/replace edit engine for AI coding agents."""
+"""editengine: a self-correcting search/replace edit engine for AI coding agents.
+
+``edit_text`` edits a string (pure, no I/O); ``EditEngine`` edits files in a workspace,
+atomically and safely, with an optional LLM fixer; ``editengine.telemetry`` records what
+happened and ``editengine.evaluation`` measures it.
+"""
 
 from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from editengine.cascade import Cascade
+from editengine.cascade import DEFAULT_CASCADE, Cascade, edit_text
+from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
+from editengine.engine import EditEngine
 from editengine.errors import (
     AmbiguousMatch,
     BadRequest,
+    BinaryFile,
     CountMismatch,
     EditError,
+    EditRejected,
+    FileError,
+    FileNotFound,
+    FileTooLarge,
+    FixerError,
+    FixerTimeout,
+    InvalidCorrection,
     MatchError,
+    MultiEditFailed,
     NoMatch,
+    NotAFile,
+    PathOutsideWorkspace,
+    ProviderConfigError,
+    ProviderError,
     Region,
+    StaleFile,
     UnmatchedElision,
+    UnsupportedEncoding,
+    WriteFailed,
 )
-from editengine.matching import default_tiers
+from editengine.fixer import Correction, Fixer, FixRequest, LLMFixer, make_fixer
+from editengine.matching import Match, Tier, default_tiers
+from editengine.providers import (
+    AnthropicProvider,
+    CallbackProvider,
+    OpenAIProvider,
+    Provider,
+    ProviderReply,
+    ReplayProvider,
+    ScriptedProvider,
+)
+from editengine.read_tracker import ReadTracker
 from editengine.results import TextEdit, TierAttempt
-
-DEFAULT_CASCADE = Cascade(default_tiers())
-
-
-def edit_text(
-    content: str,
-    old_string: str,
-    new_string: str,
-    *,
-    replace_all: bool = False,
-    expected_replacements: int | None = None,
-    match_mode: str = "auto",
-    cascade: Cascade | None = None,
-) -> TextEdit:
-    """Apply one search/replace edit to ``content``; pure, no I/O.
-
-    >>> edit_text("a = 1\\n", "a = 1", "a = 2").new_content
-    'a = 2\\n'
-    """
-    return (cascade or DEFAULT_CASCADE).edit(
-        content,
-        old_string,
-        new_string,
-        replace_all=replace_all,
-        expected_replacements=expected_replacements,
-        match_mode=match_mode,
-    )
-
+from editengine.telemetry import JsonlSink, MemorySink, Telemetry
 
 __all__ = [
     "DEFAULT_CASCADE",
     "AmbiguousMatch",
+    "AnthropicProvider",
     "BadRequest",
+    "BinaryFile",
+    "CallbackProvider",
     "Cascade",
+    "ConfirmRequest",
+    "Correction",
     "CountMismatch",
+    "Decision",
+    "EditEngine",
     "EditError",
+    "EditRejected",
+    "EditResult",
+    "EditSpec",
+    "FileError",
+    "FileNotFound",
+    "FileTooLarge",
+    "FixRequest",
+    "Fixer",
+    "FixerError",
+    "FixerTimeout",
+    "InvalidCorrection",
+    "JsonlSink",
+    "LLMFixer",
+    "Match",
     "MatchError",
+    "MemorySink",
+    "MultiEditFailed",
     "NoMatch",
+    "NotAFile",
+    "OpenAIProvider",
+    "PathOutsideWorkspace",
+    "Provider",
+    "ProviderConfigError",
+    "ProviderError",
+    "ProviderReply",
+    "ReadTracker",
     "Region",
+    "ReplayProvider",
+    "ScriptedProvider",
+    "StaleFile",
+    "Telemetry",
     "TextEdit",
+    "Tier",
     "TierAttempt",
     "UnmatchedElision",
+    "UnsupportedEncoding",
+    "WriteFailed",
     "__version__",
+    "default_tiers",
     "edit_text",
+    "make_fixer",
 ]

@@ -20,6 +20,7 @@ from editengine.errors import (
     Region,
     UnmatchedElision,
 )
+from editengine.matching import default_tiers
 from editengine.matching.base import DoubtfulMatch, Match, Tier
 from editengine.matching.closest import closest_regions
 from editengine.matching.elision import is_comment_marker, marker_count
@@ -121,6 +122,38 @@ class Cascade:
                 note="old_string and new_string are identical; nothing to change.",
             )
         return _run(source, request, tiers)
+
+
+DEFAULT_CASCADE = Cascade(default_tiers())
+
+
+def edit_text(
+    content: str,
+    old_string: str,
+    new_string: str,
+    *,
+    replace_all: bool = False,
+    expected_replacements: int | None = None,
+    match_mode: str = AUTO,
+    cascade: Cascade | None = None,
+) -> TextEdit:
+    """Apply one search/replace edit to ``content``; pure, no I/O.
+
+    >>> edit_text("def f():\n    return 1\n", "return 1", "return 2").new_content
+    'def f():\n    return 2\n'
+
+    Raises :class:`~editengine.errors.NoMatch`, :class:`~editengine.errors.AmbiguousMatch`,
+    :class:`~editengine.errors.CountMismatch`, :class:`~editengine.errors.UnmatchedElision`
+    or :class:`~editengine.errors.BadRequest`; ``content`` is never modified.
+    """
+    return (cascade or DEFAULT_CASCADE).edit(
+        content,
+        old_string,
+        new_string,
+        replace_all=replace_all,
+        expected_replacements=expected_replacements,
+        match_mode=match_mode,
+    )
 
 
 def _whole_file(source: NormalizedText, new_string: str) -> TextEdit:

@@ -1,0 +1,54 @@
+"""The public API is curated: every exported name exists, nothing private leaks, SDKs stay lazy."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import editengine
+
+EXPECTED = {
+    "DEFAULT_CASCADE", "AmbiguousMatch", "AnthropicProvider", "BadRequest", "BinaryFile",
+    "CallbackProvider", "Cascade", "ConfirmRequest", "Correction", "CountMismatch", "Decision",
+    "EditEngine", "EditError", "EditRejected", "EditResult", "EditSpec", "FileError",
+    "FileNotFound", "FileTooLarge", "FixRequest", "Fixer", "FixerError", "FixerTimeout",
+    "InvalidCorrection", "JsonlSink", "LLMFixer", "Match", "MatchError", "MemorySink",
+    "MultiEditFailed", "NoMatch", "NotAFile", "OpenAIProvider", "PathOutsideWorkspace",
+    "Provider", "ProviderConfigError", "ProviderError", "ProviderReply", "ReadTracker", "Region",
+    "ReplayProvider", "ScriptedProvider", "StaleFile", "Telemetry", "TextEdit", "Tier",
+    "TierAttempt", "UnmatchedElision", "UnsupportedEncoding", "WriteFailed", "__version__",
+    "default_tiers", "edit_text", "make_fixer",
+}  # fmt: skip
+
+
+def test_exported_names_are_exactly_the_curated_set():
+    assert set(editengine.__all__) == EXPECTED
+    for name in editengine.__all__:
+        assert getattr(editengine, name) is not None
+
+
+def test_every_error_has_a_distinct_stable_code():
+    errors = [
+        getattr(editengine, name)
+        for name in editengine.__all__
+        if isinstance(getattr(editengine, name), type)
+        and issubclass(getattr(editengine, name), editengine.EditError)
+    ]
+    codes = [error.code for error in errors]
+    assert len(codes) == len(set(codes))
+    assert editengine.NoMatch.code == "no_match" and editengine.AmbiguousMatch.code == "ambiguous"
+
+
+def test_importing_the_package_loads_no_llm_sdk():
+    code = "import sys, editengine; print('openai' in sys.modules, 'anthropic' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import editengine.cascade
+
+    failures, tried = doctest.testmod(editengine.cascade)
+    assert tried >= 1 and failures == 0
