@@ -1,8 +1,11 @@
-"""Speed figures for the cascade: ``editengine bench`` or ``python -m editengine.bench``.
+"""Speed figures: ``editengine bench`` or ``python -m editengine.bench``.
 
-Per-edit time on generated files of 1,000 / 10,000 / 100,000 lines for an exact hit, an
-indentation-shifted hit, a token-reformatted hit and a full-cascade miss. Every repeat
-edits a fresh string, so nothing is served from a memo of the previous run.
+Cascade: per-edit time on generated files of 1,000 / 10,000 / 100,000 lines for an exact
+hit, an indentation-shifted hit, a token-reformatted hit and a full-cascade miss. Every
+repeat edits a fresh string, so nothing is served from a memo of the previous run.
+
+Telemetry (``--telemetry-events N``): the time and peak memory of ``editengine report``
+aggregating N synthetic events in a fresh process.
 """
 
 from __future__ import annotations
@@ -153,11 +156,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sizes", type=int, nargs="+", default=list(SIZES), help="file sizes in lines"
     )
+    parser.add_argument(
+        "--telemetry-events",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also time the report over N synthetic telemetry events (1000000 for the target)",
+    )
+    parser.add_argument("--skip-cascade", action="store_true", help="only the telemetry figure")
 
 
 def run_from_args(args: argparse.Namespace) -> int:
-    print("Cascade speed (per edit, fresh content each run)")
-    print_rows(run(args.sizes, args.repeats))
+    if not args.skip_cascade:
+        print("Cascade speed (per edit, fresh content each run)")
+        print_rows(run(args.sizes, args.repeats))
+    if args.telemetry_events > 0:
+        from editengine.telemetry.bench import run_report_benchmark
+
+        figures = run_report_benchmark(args.telemetry_events)
+        print(
+            f"\nTelemetry report over {figures['events']:,} events ({figures['file_mib']:.0f} MiB, "
+            f"{figures['json_backend']}): {figures['wall_seconds']:.2f} s, "
+            f"{figures['events_per_second']:,.0f} events/s, peak RSS "
+            f"{figures['peak_rss_mib']:.1f} MiB (targets: < 10 s, < 256 MiB)"
+        )
     return 0
 
 

@@ -137,10 +137,12 @@ def edit_text(
     match_mode: str = AUTO,
     cascade: Cascade | None = None,
 ) -> TextEdit:
-    """Apply one search/replace edit to ``content``; pure, no I/O.
+    r"""Apply one search/replace edit to ``content``; pure, no I/O.
 
     >>> edit_text("def f():\n    return 1\n", "return 1", "return 2").new_content
     'def f():\n    return 2\n'
+    >>> edit_text("if a:\n\tgo()\n", "if a:\n    go()", "if a:\n    stop()").new_content
+    'if a:\n\tstop()\n'
 
     Raises :class:`~editengine.errors.NoMatch`, :class:`~editengine.errors.AmbiguousMatch`,
     :class:`~editengine.errors.CountMismatch`, :class:`~editengine.errors.UnmatchedElision`

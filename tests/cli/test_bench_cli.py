@@ -1,0 +1,14 @@
+"""`editengine bench` prints a figure for every scenario and size (never a timed assertion)."""
+
+from __future__ import annotations
+
+from editengine.cli import main
+
+
+def test_bench_prints_every_scenario_and_size(capsys):
+    assert main(["bench", "--sizes", "300", "700", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if line[:1].isalpha() and "ms" not in line]
+    scenarios = {row[0] for row in rows if len(row) >= 3}
+    assert {"exact", "indentation", "reformatted", "miss"} <= scenarios
+    assert "700" in out and "300" in out
