@@ -219,9 +219,19 @@ def _distinctive(text: str, at_least: int = 12) -> bool:
 
 
 def _present(content: str, text: str) -> list[Match]:
-    """Where ``text`` stands in content verbatim, or line for line up to indentation."""
-    found = ExactTier().find(content, text)
-    return found or LineTrimmedTier().find(content, text)
+    """Where ``text`` stands in content verbatim, or line for line up to indentation.
+
+    Only a single place matters to the caller, so a text found twice verbatim is reported
+    by its first two places without walking all of them.
+    """
+    count = content.count(text)
+    if count > 1:
+        first = content.find(text)
+        second = content.find(text, first + len(text))
+        return [Match(first, first + len(text)), Match(second, second + len(text))]
+    if count == 1:
+        return ExactTier().find(content, text)
+    return LineTrimmedTier().find(content, text)
 
 
 def _already_applied(

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cached_property, lru_cache
 from itertools import accumulate
+from operator import add
 
 from editengine.matching.base import Match
 from editengine.text import indent_width, leading_whitespace
@@ -51,9 +52,13 @@ class LineView:
         """Offset just past line ``number``'s text (before its newline)."""
         return self._lengths_before[number + 1] + number
 
+    @cached_property
+    def starts(self) -> list[int]:
+        return list(map(add, self._lengths_before[:-1], range(len(self.lines))))
+
     def line_of_offset(self, offset: int) -> int:
         """0-based line holding ``offset``."""
-        return bisect_right(range(len(self.lines)), offset, key=self.start) - 1
+        return bisect_right(self.starts, offset) - 1
 
     @cached_property
     def stripped(self) -> list[str]:

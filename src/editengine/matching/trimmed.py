@@ -66,6 +66,9 @@ def _partial_line_blocks(content: str, old: str, taken: set[int]) -> list[Match]
     found: list[Match] = []
     position = content.find(keys[-1])
     while position != -1:
+        if content[content.rfind("\n", 0, position) + 1 : position].strip():
+            position = content.find(keys[-1], position + 1)
+            continue  # the last quoted line must begin its file line
         last = view.line_of_offset(position)
         first = last - len(keys) + 1
         if first >= 0 and view.start(first) not in taken:
