@@ -9,23 +9,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 
-from editengine.errors import (
-    AmbiguousMatch,
-    BadRequest,
-    CountMismatch,
-    NoMatch,
-    Region,
-    UnmatchedElision,
-)
+from editengine import applied, verdicts
+from editengine.errors import BadRequest, Region
 from editengine.matching import default_tiers
 from editengine.matching.base import DoubtfulMatch, Match, Tier
-from editengine.matching.closest import closest_regions
-from editengine.matching.elision import is_comment_marker, marker_count
-from editengine.matching.exact import ExactTier
-from editengine.matching.trimmed import LineTrimmedTier
+from editengine.matching.elision import refuse_invented_markers
 from editengine.results import TextEdit, TierAttempt
 from editengine.text import LineIndex, NormalizedText, to_lf
 
@@ -121,7 +112,7 @@ class Cascade:
                 no_change=True,
                 note="old_string and new_string are identical; nothing to change.",
             )
-        return _run(source, request, tiers)
+        return _Pass.start(source, request).run(tiers)
 
 
 DEFAULT_CASCADE = Cascade(default_tiers())
@@ -170,286 +161,139 @@ def _whole_file(source: NormalizedText, new_string: str) -> TextEdit:
     )
 
 
-def _run(source: NormalizedText, request: EditRequest, tiers: Sequence[Tier]) -> TextEdit:
-    content = source.text
-    old = to_lf(request.old_string)
-    new = to_lf(request.new_string)
-    check_elisions(old, new)
-    lines = LineIndex(content)
-    applied = _already_applied(source, old, new, lines)
-    if applied is not None:
-        return applied
-    if old not in content and _distinctive(new) and content.count(new) == 1:
+@dataclass(frozen=True)
+class _TierRun:
+    """What one tier found: its candidates in file order, how long it took, the best score."""
+
+    tier: Tier
+    candidates: list[Match]
+    elapsed_ms: float
+
+    @property
+    def best(self) -> float | None:
+        return max((m.similarity for m in self.candidates), default=None)
+
+    def attempt(self, outcome: str, candidates: int | None = None) -> TierAttempt:
+        count = len(self.candidates) if candidates is None else candidates
+        return TierAttempt(self.tier.name, outcome, count, self.best, self.elapsed_ms)  # type: ignore[arg-type]
+
+
+@dataclass
+class _Pass:
+    """One edit going through the tiers: the text, the request, and the trace so far."""
+
+    source: NormalizedText
+    request: EditRequest
+    old: str
+    new: str
+    lines: LineIndex
+    trace: list[TierAttempt] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, source: NormalizedText, request: EditRequest) -> _Pass:
+        old, new = to_lf(request.old_string), to_lf(request.new_string)
+        return cls(source, request, old, new, LineIndex(source.text))
+
+    def run(self, tiers: Sequence[Tier]) -> TextEdit:
+        refuse_invented_markers(self.old, self.new)
+        around = applied.wraps_every_quote(self.source, self.old, self.new)
+        if around:
+            return applied.no_op(self.source, around, self.lines, (), old_is_inside=True)
         # The quote is not in the file verbatim but the replacement is: an edit made before,
-        # not one to make again somewhere a tolerant tier would find.
-        return _no_op_already_applied(source, ExactTier().find(content, new), lines, ())
+        # not one to make again wherever a tolerant tier would place the quote.
+        alone = applied.stands_alone(self.source, self.old, self.new)
+        if alone:
+            return applied.no_op(self.source, alone, self.lines, (), old_is_inside=False)
 
-    trace: list[TierAttempt] = []
-    for tier in tiers:
+        for tier in tiers:
+            edit = self._try(tier)
+            if edit is not None:
+                return edit
+
+        trace = tuple(self.trace)
+        left = applied.left_after_a_miss(self.source, self.new)
+        if left:
+            return applied.no_op(self.source, left, self.lines, trace, old_is_inside=False)
+        raise verdicts.no_match(self.source.text, self.old, trace)
+
+    def _try(self, tier: Tier) -> TextEdit | None:
+        """The edit when ``tier`` decides; ``None`` to go on to the next tier."""
         started = time.perf_counter()
-        candidates = sorted(tier.find(content, old), key=lambda match: match.start)
-        elapsed = (time.perf_counter() - started) * 1000
-        if not candidates:
-            trace.append(TierAttempt(tier.name, "no_candidates", 0, None, elapsed))
-            continue
-        best = max(candidate.similarity for candidate in candidates)
+        found = sorted(tier.find(self.source.text, self.old), key=lambda match: match.start)
+        run = _TierRun(tier, found, (time.perf_counter() - started) * 1000)
+        if not found:
+            self.trace.append(run.attempt("no_candidates"))
+            return None
         if tier.fuzzy:
-            candidates = _fuzzy_accept(tier, candidates, request, lines, trace, elapsed, best)
-            if not candidates:
-                continue
-        chosen = _choose(tier, candidates, request, lines, trace, elapsed, best)
+            found = self._clear_winners(run)
+            if not found:
+                self.trace.append(run.attempt("refused"))
+                return None
+        chosen = self._counted(run, found)
         try:
-            replacements = [match.rewrite(new) if match.rewrite else new for match in chosen]
+            texts = [match.rewrite(self.new) if match.rewrite else self.new for match in chosen]
         except DoubtfulMatch:
-            trace.append(TierAttempt(tier.name, "refused", len(candidates), best, elapsed))
-            continue
-        trace.append(TierAttempt(tier.name, "matched", len(candidates), best, elapsed))
-        return _apply(source, lines, tier.name, chosen, replacements, tuple(trace))
+            self.trace.append(run.attempt("refused"))
+            return None
+        self.trace.append(run.attempt("matched"))
+        return self._apply(tier.name, chosen, texts)
 
-    if _distinctive(new, at_least=6):
-        present = _present(content, new)
-        if len(present) == 1:
-            return _no_op_already_applied(source, present, lines, tuple(trace))
-    raise _no_match(content, old, new, tuple(trace))
+    def _clear_winners(self, run: _TierRun) -> list[Match]:
+        """A fuzzy tier's candidates above its threshold and clear of the runner-up.
 
+        Raises when the best candidates are too close to tell apart; ``[]`` when none is
+        good enough.
+        """
+        threshold = getattr(run.tier, "threshold", 0.9)
+        margin = getattr(run.tier, "margin", 0.05)
+        ranked = sorted(run.candidates, key=lambda match: -match.similarity)
+        accepted = [match for match in ranked if match.similarity >= threshold]
+        if not accepted:
+            return []
+        if self.request.replace_all:
+            if any(threshold - margin <= m.similarity < threshold for m in ranked):
+                self._near_tie(run, ranked)
+            return sorted(accepted, key=lambda match: match.start)
+        wanted = self.request.expected_replacements or 1
+        if len(ranked) > wanted:
+            weakest = min(match.similarity for match in ranked[:wanted])
+            if weakest - ranked[wanted].similarity < margin:
+                self._near_tie(run, ranked)
+        return sorted(ranked[:wanted], key=lambda match: match.start)
 
-def _distinctive(text: str, at_least: int = 12) -> bool:
-    """Long enough that finding it verbatim is no coincidence."""
-    return len("".join(text.split())) >= at_least
+    def _near_tie(self, run: _TierRun, ranked: list[Match]) -> None:
+        self.trace.append(run.attempt("ambiguous"))
+        raise verdicts.near_tie(run.tier.name, self._regions(ranked[:5]), tuple(self.trace))
 
+    def _counted(self, run: _TierRun, found: list[Match]) -> list[Match]:
+        """The places to edit under the count rules; raises when they do not hold."""
+        expected = self.request.expected_replacements
+        every = self.request.replace_all and expected is None
+        wanted = len(found) if every else (expected or 1)
+        overlapping = any(b.start < a.end for a, b in pairwise(found))
+        if len(found) == wanted and not overlapping:
+            return found
+        self.trace.append(run.attempt("ambiguous", len(found)))
+        regions, trace = self._regions(found), tuple(self.trace)
+        if expected is None or overlapping:
+            raise verdicts.ambiguous(run.tier.name, regions, trace)
+        raise verdicts.count_mismatch(run.tier.name, expected, regions, trace)
 
-def _present(content: str, text: str) -> list[Match]:
-    """Where ``text`` stands in content verbatim, or line for line up to indentation.
-
-    Only a single place matters to the caller, so a text found twice verbatim is reported
-    by its first two places without walking all of them.
-    """
-    count = content.count(text)
-    if count > 1:
-        first = content.find(text)
-        second = content.find(text, first + len(text))
-        return [Match(first, first + len(text)), Match(second, second + len(text))]
-    if count == 1:
-        return ExactTier().find(content, text)
-    return LineTrimmedTier().find(content, text)
-
-
-def _already_applied(
-    source: NormalizedText, old: str, new: str, lines: LineIndex
-) -> TextEdit | None:
-    """new_string contains old_string and is in the file around every copy of old_string.
-
-    An agent retrying after a timeout sends the same edit again; applying it twice would
-    duplicate what it added.
-    """
-    if old not in new:
-        return None
-    content = source.text
-    occurrences_of_new = ExactTier().find(content, new)
-    if not occurrences_of_new:
-        return None
-    occurrences_of_old = ExactTier().find(content, old)
-    inside = all(
-        any(outer.start <= inner.start and inner.end <= outer.end for outer in occurrences_of_new)
-        for inner in occurrences_of_old
-    )
-    if not inside:
-        return None
-    return TextEdit(
-        new_content=source.original,
-        replacements=0,
-        strategy="already_applied",
-        spans=_regions(occurrences_of_new, lines),
-        no_change=True,
-        note="new_string is already in the file where old_string is; the edit was applied before.",
-    )
-
-
-def _no_op_already_applied(
-    source: NormalizedText, present: list[Match], lines: LineIndex, trace: tuple[TierAttempt, ...]
-) -> TextEdit:
-    regions = _regions(present, lines)
-    return TextEdit(
-        new_content=source.original,
-        replacements=0,
-        strategy="already_applied",
-        spans=regions,
-        no_change=True,
-        note=(
-            f"old_string is not in the file but new_string already is ({regions[0].describe()}); "
-            "the edit looks applied already, so nothing was changed."
-        ),
-        trace=trace,
-    )
-
-
-def check_elisions(old: str, new: str) -> None:
-    """Refuse a new_string whose ``...`` markers have no counterpart in old_string.
-
-    Written literally, such a marker would replace the code it stands for with a comment.
-    """
-    new_comment = sum(1 for line in new.split("\n") if is_comment_marker(line))
-    old_comment = sum(1 for line in old.split("\n") if is_comment_marker(line))
-    extra_bare = marker_count(new) - new_comment - (marker_count(old) - old_comment)
-    lost_lines = {line.strip() for line in old.split("\n") if line.strip()} - {
-        line.strip() for line in new.split("\n")
-    }
-    if new_comment > old_comment or (extra_bare > 0 and lost_lines):
-        raise UnmatchedElision(
-            "new_string contains an elision marker ('...' or '// ... existing code ...') that "
-            "old_string does not have; written to the file it would delete the code it stands "
-            "for.",
-            hint="Write out the code in full in new_string, or put the same marker in "
-            "old_string over the lines it skips.",
+    def _regions(self, matches: Sequence[Match]) -> tuple[Region, ...]:
+        return tuple(
+            Region(*self.lines.span_lines(m.start, m.end), similarity=m.similarity) for m in matches
         )
 
-
-def _fuzzy_accept(
-    tier: Tier,
-    candidates: list[Match],
-    request: EditRequest,
-    lines: LineIndex,
-    trace: list[TierAttempt],
-    elapsed: float,
-    best: float,
-) -> list[Match]:
-    """Keep a fuzzy tier's candidates only above its threshold and clear of the runner-up."""
-    threshold = getattr(tier, "threshold", 0.9)
-    margin = getattr(tier, "margin", 0.05)
-    ranked = sorted(candidates, key=lambda match: -match.similarity)
-    accepted = [match for match in ranked if match.similarity >= threshold]
-    doubtful = [match for match in ranked if threshold - margin <= match.similarity < threshold]
-    wanted = request.expected_replacements or 1
-    if not accepted:
-        trace.append(TierAttempt(tier.name, "refused", len(candidates), best, elapsed))
-        return []
-    if request.replace_all:
-        if doubtful:
-            _raise_near_tie(tier, ranked, lines, trace, elapsed, best)
-        return sorted(accepted, key=lambda match: match.start)
-    contenders = ranked[: wanted + 1]
-    if len(contenders) > wanted:
-        runner_up = contenders[wanted].similarity
-        weakest = min(match.similarity for match in contenders[:wanted])
-        if weakest - runner_up < margin:
-            _raise_near_tie(tier, ranked, lines, trace, elapsed, best)
-    return sorted(ranked[:wanted], key=lambda match: match.start)
-
-
-def _raise_near_tie(
-    tier: Tier,
-    ranked: list[Match],
-    lines: LineIndex,
-    trace: list[TierAttempt],
-    elapsed: float,
-    best: float,
-) -> None:
-    regions = _regions(ranked[:5], lines)
-    trace.append(TierAttempt(tier.name, "ambiguous", len(ranked), best, elapsed))
-    where = ", ".join(region.describe() for region in regions)
-    raise AmbiguousMatch(
-        f"old_string is not in the file verbatim and nearly fits several places ({where}); "
-        "editing one of them would be a guess.",
-        hint="Copy old_string exactly from the place you mean, with enough lines to tell it "
-        "apart from the others.",
-        candidates=regions,
-        tier=tier.name,
-        trace=(*trace,),
-    )
-
-
-def _regions(candidates: Sequence[Match], lines: LineIndex) -> tuple[Region, ...]:
-    return tuple(
-        Region(*lines.span_lines(m.start, m.end), similarity=m.similarity) for m in candidates
-    )
-
-
-def _overlapping(candidates: Sequence[Match]) -> bool:
-    return any(later.start < earlier.end for earlier, later in pairwise(candidates))
-
-
-def _choose(
-    tier: Tier,
-    candidates: list[Match],
-    request: EditRequest,
-    lines: LineIndex,
-    trace: list[TierAttempt],
-    elapsed: float,
-    best: float,
-) -> list[Match]:
-    """Apply the count rules to one tier's candidates; raise when they do not hold."""
-    found = len(candidates)
-    expected = request.expected_replacements
-    wanted = found if request.replace_all and expected is None else (expected or 1)
-    if found == wanted and not _overlapping(candidates):
-        return candidates
-
-    regions = _regions(candidates, lines)
-    where = ", ".join(region.describe() for region in regions[:20])
-    more = f" and {found - 20} more" if found > 20 else ""
-    trace.append(TierAttempt(tier.name, "ambiguous", found, best, elapsed))
-    if expected is None or _overlapping(candidates):
-        raise AmbiguousMatch(
-            f"old_string matches {found} places ({tier.name} match): {where}{more}.",
-            hint=(
-                "Include more surrounding lines in old_string so it matches exactly one place, "
-                "or set replace_all=true to change every occurrence."
-            ),
-            candidates=regions,
-            tier=tier.name,
-            trace=(*trace,),
+    def _apply(self, strategy: str, chosen: list[Match], texts: list[str]) -> TextEdit:
+        new_content = self.source.splice(
+            [(match.start, match.end, text) for match, text in zip(chosen, texts)]
         )
-    raise CountMismatch(
-        f"Expected {expected} replacement(s) but old_string matches {found} place(s) "
-        f"({tier.name} match): {where}{more}.",
-        hint="Adjust expected_replacements, or make old_string match exactly the places to change.",
-        expected=expected,
-        found=found,
-        candidates=regions,
-        tier=tier.name,
-        trace=(*trace,),
-    )
-
-
-def _apply(
-    source: NormalizedText,
-    lines: LineIndex,
-    strategy: str,
-    chosen: list[Match],
-    replacements: list[str],
-    trace: tuple[TierAttempt, ...],
-) -> TextEdit:
-    spans = [(m.start, m.end, text) for m, text in zip(chosen, replacements)]
-    new_content = source.splice(spans)
-    return TextEdit(
-        new_content=new_content,
-        replacements=len(chosen),
-        strategy=strategy,
-        spans=_regions(chosen, lines),
-        no_change=new_content == source.original,
-        trace=trace,
-        rewritten_new_string=replacements[0] if replacements else None,
-    )
-
-
-def _no_match(content: str, old: str, new: str, trace: tuple[TierAttempt, ...]) -> NoMatch:
-    closest = closest_regions(content, old)
-    tried = ", ".join(attempt.tier for attempt in trace)
-    message = f"old_string was not found in the file (tried: {tried})."
-    if closest:
-        best = closest[0]
-        numbered = "\n".join(
-            f"{best.start_line + offset:>6}\t{line}"
-            for offset, line in enumerate(best.text.split("\n"))
+        return TextEdit(
+            new_content=new_content,
+            replacements=len(chosen),
+            strategy=strategy,
+            spans=self._regions(chosen),
+            no_change=new_content == self.source.original,
+            trace=tuple(self.trace),
+            rewritten_new_string=texts[0] if texts else None,
         )
-        message += f" The most similar region is {best.describe()}:\n{numbered}"
-        others = ", ".join(region.describe() for region in closest[1:])
-        if others:
-            message += f"\nOther similar regions: {others}."
-    return NoMatch(
-        message,
-        closest=closest,
-        hint="Re-read the file around those lines and copy old_string exactly as it stands "
-        "there, including indentation; keep it short but unique.",
-        trace=trace,
-    )

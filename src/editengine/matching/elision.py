@@ -310,3 +310,24 @@ def _find_run(keys: list[str], wanted: list[str], start: int) -> int:
         if keys[index : index + len(wanted)] == wanted:
             return index
     return -1
+
+
+def refuse_invented_markers(old: str, new: str) -> None:
+    """Refuse a new_string whose ``...`` markers have no counterpart in old_string.
+
+    Written literally, such a marker would replace the code it stands for with a comment.
+    """
+    new_comment = sum(1 for line in new.split("\n") if is_comment_marker(line))
+    old_comment = sum(1 for line in old.split("\n") if is_comment_marker(line))
+    extra_bare = marker_count(new) - new_comment - (marker_count(old) - old_comment)
+    lost_lines = {line.strip() for line in old.split("\n") if line.strip()} - {
+        line.strip() for line in new.split("\n")
+    }
+    if new_comment > old_comment or (extra_bare > 0 and lost_lines):
+        raise UnmatchedElision(
+            "new_string contains an elision marker ('...' or '// ... existing code ...') that "
+            "old_string does not have; written to the file it would delete the code it stands "
+            "for.",
+            hint="Write out the code in full in new_string, or put the same marker in "
+            "old_string over the lines it skips.",
+        )
