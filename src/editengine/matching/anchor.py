@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from difflib import SequenceMatcher
 from typing import ClassVar
 
 from rapidfuzz.distance import Indel, Levenshtein
 
 from editengine.matching.base import DoubtfulMatch, Match
-from editengine.matching.lines import LineBlock, LineView, OldLines, line_view
+from editengine.matching.lines import LineBlock, LineView, line_view, without_blank_edges
 
 # Lines this short or this common say little about where a block is ("}", "", "else:").
 _MIN_ANCHOR_CHARS = 4
@@ -48,7 +47,7 @@ class BlockAnchorTier:
         self.max_differing_fraction = max_differing_fraction
 
     def find(self, content: str, old: str) -> list[Match]:
-        old_lines, trim_new = _trimmed_old(old)
+        old_lines, trim_new = without_blank_edges(old)
         keys = [line.strip() for line in old_lines.lines]
         if sum(1 for key in keys if key) < self.min_lines:
             return []
@@ -85,32 +84,6 @@ class BlockAnchorTier:
 def block_similarity(old_keys: list[str], file_keys: list[str]) -> float:
     """Similarity in [0, 1] of two line sequences, whitespace at line ends ignored."""
     return Indel.normalized_similarity("\n".join(old_keys), "\n".join(file_keys))
-
-
-def _trimmed_old(old: str) -> tuple[OldLines, Callable[[str], str]]:
-    """old_string without blank lines at its edges, and how to take them off new_string."""
-    old_lines = OldLines.of(old)
-    lines = list(old_lines.lines)
-    head = tail = 0
-    while lines and not lines[0].strip():
-        lines.pop(0)
-        head += 1
-    while lines and not lines[-1].strip():
-        lines.pop()
-        tail += 1
-
-    def trim_new(new: str) -> str:
-        ending = "\n" if new.endswith("\n") else ""
-        new_lines = new[: len(new) - len(ending)].split("\n")
-        for _ in range(head):
-            if len(new_lines) > 1 and not new_lines[0].strip():
-                new_lines.pop(0)
-        for _ in range(tail):
-            if len(new_lines) > 1 and not new_lines[-1].strip():
-                new_lines.pop()
-        return "\n".join(new_lines) + ending
-
-    return OldLines(lines, old_lines.trailing_newline), trim_new
 
 
 def _min_votes(keys: list[str]) -> int:

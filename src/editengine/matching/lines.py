@@ -124,6 +124,32 @@ class OldLines:
         return cls(body.split("\n"), trailing)
 
 
+def without_blank_edges(old: str) -> tuple[OldLines, Callable[[str], str]]:
+    """old_string without blank lines at its edges, and how to take them off new_string."""
+    old_lines = OldLines.of(old)
+    lines = list(old_lines.lines)
+    head = tail = 0
+    while lines and not lines[0].strip():
+        lines.pop(0)
+        head += 1
+    while lines and not lines[-1].strip():
+        lines.pop()
+        tail += 1
+
+    def trim_new(new: str) -> str:
+        ending = "\n" if new.endswith("\n") else ""
+        new_lines = new[: len(new) - len(ending)].split("\n")
+        for _ in range(head):
+            if len(new_lines) > 1 and not new_lines[0].strip():
+                new_lines.pop(0)
+        for _ in range(tail):
+            if len(new_lines) > 1 and not new_lines[-1].strip():
+                new_lines.pop()
+        return "\n".join(new_lines) + ending
+
+    return OldLines(lines, old_lines.trailing_newline), trim_new
+
+
 def find_line_blocks(view: LineView, old_keys: Sequence[str], key: KeyFunction) -> list[int]:
     """0-based first lines of every run of file lines whose keys equal ``old_keys``.
 
@@ -309,7 +335,16 @@ def realign_lines(
             continue
         shift = 0.0 if new_in_file_frame else shifts.get(counterpart[index], common)
         rewritten_from = pairing.rewritten.get(index)
-        if rewritten_from is not None and rewritten_from not in shifts:
+        if (
+            rewritten_from is not None
+            and rewritten_from in shifts
+            and not _close(shifts[rewritten_from], common)
+            and _close(model_levels(line), file_levels(file_lines[rewritten_from]))
+        ):
+            # This line alone was quoted at an odd depth and its rewrite is already at the
+            # file's: moving it by the odd shift would push it off.
+            shift = 0.0
+        elif rewritten_from is not None and rewritten_from not in shifts:
             # A misquoted line rewritten at the misquote's own depth: the misquote's depth
             # was part of the mistake, so move the line to the file's.
             misquoted, actual = old_lines[rewritten_from], file_lines[rewritten_from]

@@ -6,7 +6,7 @@ import re
 from typing import ClassVar
 
 from editengine.matching.base import Match
-from editengine.matching.lines import LineBlock, OldLines, line_view
+from editengine.matching.lines import LineBlock, OldLines, line_view, without_blank_edges
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _SPACE = re.compile(r"[ \t\r\n\f\v]*")
@@ -106,17 +106,11 @@ def _to_match(content: str, start: int, end: int, old: str) -> Match | None:
     before = content[view.start(first_line) : start]
     after = content[end : view.line_end(last_line)]
     if before.strip() == "" and after.strip() == "":
-        old_lines = OldLines.of(old)
-        lines = list(old_lines.lines)
-        while len(lines) > 1 and not lines[0].strip():
-            lines.pop(0)
-        while len(lines) > 1 and not lines[-1].strip():
-            lines.pop()
-        trimmed_old = OldLines(lines, old_lines.trailing_newline)
+        trimmed_old, trim_new = without_blank_edges(old)
         count = last_line - first_line + 1
-        block_type = LineBlock if len(lines) == count else _ReflowedBlock
+        block_type = LineBlock if len(trimmed_old.lines) == count else _ReflowedBlock
         block = block_type(view, first_line, count, trimmed_old, token_key)
-        return block.to_match()
+        return block.to_match(trim_new)
     if before.strip() and not _clean_start(before, content[start]):
         return None
     if after.strip() and not _clean_end(content[end - 1], after):
