@@ -6,6 +6,8 @@ no-op success that says so (strategy ``already_applied``).
 
 from __future__ import annotations
 
+from rapidfuzz.distance import Indel
+
 from editengine.errors import Region
 from editengine.matching.base import Match
 from editengine.matching.exact import ExactTier
@@ -17,6 +19,12 @@ from editengine.text import LineIndex, NormalizedText
 def distinctive(text: str, at_least: int = 12) -> bool:
     """Long enough that finding it verbatim is no coincidence."""
     return len("".join(text.split())) >= at_least
+
+
+def a_plausible_retry(old: str, new: str) -> bool:
+    """new_string reads as an edit of old_string, not as unrelated text that happens to be
+    in the file: a retried edit changes part of what it quoted."""
+    return Indel.normalized_similarity(" ".join(old.split()), " ".join(new.split())) >= 0.5
 
 
 def wraps_every_quote(source: NormalizedText, old: str, new: str) -> list[Match]:
@@ -37,14 +45,16 @@ def wraps_every_quote(source: NormalizedText, old: str, new: str) -> list[Match]
 def stands_alone(source: NormalizedText, old: str, new: str) -> list[Match]:
     """Where new_string stands when old_string is not in the file verbatim but it is, once."""
     text = source.text
-    if old in text or not distinctive(new) or text.count(new) != 1:
+    if old in text or not distinctive(new) or not a_plausible_retry(old, new):
+        return []
+    if text.count(new) != 1:
         return []
     return ExactTier().find(text, new)
 
 
-def left_after_a_miss(source: NormalizedText, new: str) -> list[Match]:
+def left_after_a_miss(source: NormalizedText, old: str, new: str) -> list[Match]:
     """The one place new_string stands (verbatim or line for line) after no tier matched."""
-    if not distinctive(new, at_least=6):
+    if not distinctive(new) or not a_plausible_retry(old, new):
         return []
     text = source.text
     count = text.count(new)

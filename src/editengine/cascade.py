@@ -211,7 +211,7 @@ class _Pass:
                 return edit
 
         trace = tuple(self.trace)
-        left = applied.left_after_a_miss(self.source, self.new)
+        left = applied.left_after_a_miss(self.source, self.old, self.new)
         if left:
             return applied.no_op(self.source, left, self.lines, trace, old_is_inside=False)
         raise verdicts.no_match(self.source.text, self.old, trace)

@@ -164,6 +164,15 @@ class TestSpecialEdits:
         assert result.strategy == "already_applied" and result.new_content == content
         assert "line 2" in result.note
 
+    def test_an_absent_quote_is_refused_even_if_its_short_replacement_is_in_the_file(self):
+        with pytest.raises(NoMatch):
+            edit_text("def f():\n    return 2\n", "return 9", "return 2")
+
+    def test_unrelated_text_that_happens_to_be_there_is_no_retry(self):
+        content = "def load_settings(path):\n    return parse(read(path))\n"
+        with pytest.raises(NoMatch):
+            edit_text(content, "class Cache:\n    pass", "    return parse(read(path))")
+
     def test_old_inside_new_but_also_elsewhere_is_a_real_edit(self):
         content = "import os\nimport sys\n\nimport os\n"
         with pytest.raises(AmbiguousMatch):
