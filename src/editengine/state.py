@@ -69,6 +69,8 @@ class EditState:
     error_code: str | None = None
     strategy: str | None = None
     replacements: int = 0
+    # The fixer's correction is what was applied; None until the edit succeeds.
+    corrected_by_fixer: bool | None = None
     duration_ms: float = 0.0
 
 

@@ -337,6 +337,23 @@ def test_a_file_changed_during_the_fixer_keeps_the_rerun_in_the_original_pass(re
     assert tried[2 * n :] == [("exact", "matched", "fixer", 0)]
 
 
+def test_an_unused_correction_is_not_counted_as_a_rescue(recorder, write):
+    path = write("billing.py", BILLING)
+
+    def answer(request):
+        path.write_text(BILLING + WRONG_OLD)  # now the agent's own old_string is in the file
+        return GOOD_ANSWER
+
+    rec = recorder(fixer=LLMFixer(CallbackProvider(answer)))
+
+    result = rec.engine.edit("billing.py", WRONG_OLD, "# gone\n", instruction=INSTRUCTION)
+
+    assert not result.corrected_by_fixer and path.read_text() == BILLING + "# gone\n"
+    finished = rec.events()[-1]
+    assert finished["outcome"] == "success" and finished["corrected_by_fixer"] is False
+    assert {t[2] for t in tiers(rec.events())} == {"original"}  # the correction never ran
+
+
 def test_a_fixer_timeout(recorder, write, release):
     path = write("billing.py", BILLING)
 

@@ -147,9 +147,7 @@ class Telemetry:
             tiers_tried=len(state.attempts),
             tier_ms=round(sum(a.elapsed_ms for a in state.attempts), 3),
             fixer_outcome=fixer.outcome if fixer else None,
-            corrected_by_fixer=bool(
-                fixer and fixer.outcome == "corrected" and state.outcome == "success"
-            ),
+            corrected_by_fixer=_corrected_by_fixer(state),
             path_sha256=path_hash(state.file_path),
             path=state.file_path if self._include_snippets else None,
         )
@@ -202,6 +200,15 @@ def _passes(
         seen.add(attempt.tier)
         yield attempt, pass_, position
         position += 1
+
+
+def _corrected_by_fixer(state: EditState) -> bool:
+    """What the engine said; inferred for states filled by code that does not say."""
+    said = getattr(state, "corrected_by_fixer", None)
+    if said is not None:
+        return bool(said and state.outcome == "success")
+    fixer = state.fixer
+    return bool(fixer and fixer.outcome == "corrected" and state.outcome == "success")
 
 
 def _as_sink(sink: Sink | Callable[[Event], object]) -> Sink:
