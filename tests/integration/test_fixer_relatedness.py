@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from editengine.engine import EditEngine
-from editengine.engine.relatedness import RelatednessGuard
+from editengine.engine import EditEngine, RelatednessGuard
 from editengine.errors import BadRequest, NoMatch, Region
 from editengine.fixer import LLMFixer
 from editengine.providers import ScriptedProvider
