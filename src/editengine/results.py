@@ -12,13 +12,18 @@ TierOutcome = Literal["matched", "no_candidates", "ambiguous", "refused", "skipp
 
 @dataclass(frozen=True)
 class TierAttempt:
-    """One tier's try at placing old_string; the trace telemetry is built from."""
+    """One tier's try at placing old_string; the trace telemetry is built from.
+
+    ``threshold`` is the similarity a fuzzy tier demanded at the time (``None`` for exact
+    tiers, or when whoever built the trace did not say).
+    """
 
     tier: str
     outcome: TierOutcome
     candidates: int = 0
     best_similarity: float | None = None
     elapsed_ms: float = 0.0
+    threshold: float | None = None
 
 
 @dataclass(frozen=True)

@@ -33,11 +33,19 @@ class FixerCall:
     windowed: bool = False
     prompt_chars: int = 0
     note: str | None = None
+    # The fixer's configured deadline, retries included; None when the fixer has none.
+    deadline_ms: float | None = None
 
 
 @dataclass
 class EditState:
-    """One edit, start to finish. ``attempts`` may hold several cascade passes (original, fixer)."""
+    """One edit, start to finish. ``attempts`` may hold several cascade passes.
+
+    ``attempts[:fixer_pass_start]`` placed the caller's old_string (on the first read, and
+    again on the re-read file if it changed while the fixer ran); ``attempts[fixer_pass_start:]``
+    placed the fixer's corrected search. ``fixer_pass_start`` is ``None`` when the fixer was
+    not asked, and ``len(attempts)`` when its answer never reached the cascade.
+    """
 
     file_path: str
     edit_id: str = field(default_factory=lambda: uuid.uuid4().hex)
@@ -56,10 +64,13 @@ class EditState:
     hash_before: str | None = None
     attempts: list[TierAttempt] = field(default_factory=list)
     fixer: FixerCall | None = None
+    fixer_pass_start: int | None = None
     outcome: EditOutcome | None = None
     error_code: str | None = None
     strategy: str | None = None
     replacements: int = 0
+    # The fixer's correction is what was applied; None until the edit succeeds.
+    corrected_by_fixer: bool | None = None
     duration_ms: float = 0.0
 
 

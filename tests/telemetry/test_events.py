@@ -35,6 +35,7 @@ TIER = COMMON | {
     "elapsed_ms",
     "pass",
     "position",
+    "threshold",
 }
 FIXER = COMMON | {
     "provider",
@@ -46,6 +47,7 @@ FIXER = COMMON | {
     "cache_hit",
     "windowed",
     "prompt_chars",
+    "deadline_ms",
 }
 FINISHED = COMMON | {
     "outcome",

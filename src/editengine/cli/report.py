@@ -46,13 +46,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="TIER=SIMILARITY",
-        help="the similarity threshold a fuzzy tier uses (else inferred from its lowest accept)",
+        help=(
+            "the similarity threshold a fuzzy tier uses (else as recorded in the events, "
+            "else inferred from its lowest accept)"
+        ),
     )
     parser.add_argument(
         "--fixer-deadline",
         type=float,
         metavar="MS",
-        help="the fixer deadline in ms (else inferred)",
+        help="the fixer deadline in ms (else as recorded in the events, else inferred)",
     )
     parser.set_defaults(func=run)
 

@@ -3,12 +3,14 @@
 - :mod:`~editengine.engine.core` — the engine: guard, lock, read, match, write;
 - :mod:`~editengine.engine.jobs` — a validated call and the values its stages hand on;
 - :mod:`~editengine.engine.fixing` — the LLM fixer step and the checks on its answer;
+- :mod:`~editengine.engine.relatedness` — is a fixer correction about the requested edit;
 - :mod:`~editengine.engine.reporting` — summaries, results and telemetry outcomes;
 - :mod:`~editengine.engine.callbacks` — observers, ``on_edited`` hooks, sync/async callbacks.
 """
 
 from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
 from editengine.engine.core import DEFAULT_MAX_FILE_BYTES, EditEngine
+from editengine.engine.relatedness import RelatednessGuard
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
@@ -17,4 +19,5 @@ __all__ = [
     "EditEngine",
     "EditResult",
     "EditSpec",
+    "RelatednessGuard",
 ]

@@ -41,6 +41,7 @@ from editengine.engine.jobs import (
     multi_edit_job,
     multi_failed,
 )
+from editengine.engine.relatedness import RelatednessGuard
 from editengine.engine.reporting import (
     diff_of,
     record_failure,
@@ -73,7 +74,7 @@ from editengine.files import (
 from editengine.files.locking import DEFAULT_LOCK_TIMEOUT
 from editengine.fixer.protocol import Correction, Fixer
 from editengine.read_tracker import ReadTracker
-from editengine.results import TextEdit
+from editengine.results import TextEdit, TierAttempt
 from editengine.state import EditObserver
 
 logger = logging.getLogger("editengine")
@@ -106,6 +107,7 @@ class EditEngine:
         autocorrect_paths: bool = False,
         lock_dir: str | os.PathLike[str] | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+        fixer_guard: RelatednessGuard | None = None,
     ) -> None:
         if cascade is None:
             from editengine import DEFAULT_CASCADE  # late: editengine/__init__ may import us
@@ -122,8 +124,10 @@ class EditEngine:
         )
         self.read_tracker = read_tracker
         self.autocorrect_paths = autocorrect_paths
+        self.fixer_guard = fixer_guard or RelatednessGuard()
         self._observers = observers_of(telemetry)
         self._locks = PathLocks(lock_dir, timeout=lock_timeout)
+        self._fuzzy_thresholds = _fuzzy_thresholds(cascade)
 
     # ------------------------------------------------------------------ public API
 
@@ -360,6 +364,7 @@ class EditEngine:
                 correction,
                 match=lambda text, old, new: self._cascade_pass(job, text, old, new, spec),
                 make_plan=self._plan,
+                guard=self.fixer_guard,
             )
             if self._waits_for_confirm(job, plan):
                 return plan
@@ -558,16 +563,28 @@ class EditEngine:
                 match_mode=spec.match_mode,
             )
         except MatchError as error:
-            job.state.attempts.extend(error.trace)
+            job.state.attempts.extend(self._with_thresholds(error.trace))
             raise
-        job.state.attempts.extend(edit.trace)
+        job.state.attempts.extend(self._with_thresholds(edit.trace))
         return Computed(
             new_content=edit.new_content,
             replacements=edit.replacements,
             strategy=edit.strategy,
             no_change=edit.no_change,
             note=edit.note,
+            spans=tuple(getattr(edit, "spans", ())),
         )
+
+    def _with_thresholds(self, trace: Sequence[TierAttempt]) -> list[TierAttempt]:
+        """The trace, each fuzzy tier's attempt carrying the threshold it was held to (when
+        the cascade did not say so itself)."""
+        thresholds = self._fuzzy_thresholds
+        return [
+            replace(attempt, threshold=thresholds[attempt.tier])
+            if attempt.threshold is None and attempt.tier in thresholds
+            else attempt
+            for attempt in trace
+        ]
 
     def _plan(
         self, target: Target, snapshot: FileSnapshot, computed: Computed, **extra: Any
@@ -591,6 +608,21 @@ class EditEngine:
             created=not plan.snapshot.exists,
         )
         return self.confirm(request)
+
+
+def _fuzzy_thresholds(cascade: Any) -> dict[str, float]:
+    """Tier name -> similarity threshold, for the fuzzy tiers of a cascade that lists them."""
+    tiers = getattr(cascade, "tiers", None)
+    if not isinstance(tiers, (list, tuple)):
+        return {}
+    out: dict[str, float] = {}
+    for tier in tiers:
+        threshold = getattr(tier, "threshold", None)
+        name = getattr(tier, "name", None)
+        numeric = isinstance(threshold, (int, float)) and not isinstance(threshold, bool)
+        if getattr(tier, "fuzzy", False) and isinstance(name, str) and numeric:
+            out[name] = float(threshold)
+    return out
 
 
 def _written(result: EditResult) -> bool:

@@ -1,8 +1,10 @@
 """The LLM fixer step: ask once, then trust nothing it says without checking the file.
 
 A fixer only proposes. Its correction is run back through the cascade on the file as it is
-*now* (re-read under the lock), with the caller's count rules; anything doubtful returns
-the caller's original :class:`~editengine.errors.NoMatch` with a note saying why.
+*now* (re-read under the lock), with the caller's count rules, and must be about the edit the
+caller asked for (:class:`~editengine.engine.relatedness.RelatednessGuard`); anything
+doubtful returns the caller's original :class:`~editengine.errors.NoMatch` with a note
+saying why.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from editengine.engine.jobs import Computed, Job, NeedsFix, Plan
-from editengine.errors import EditError, FixerError, FixerTimeout, MatchError, NoMatch
+from editengine.engine.relatedness import RelatednessGuard
+from editengine.errors import EditError, FixerError, FixerTimeout, MatchError, NoMatch, Region
 from editengine.files import FileSnapshot, Target
 from editengine.fixer.protocol import Correction, Fixer, FixRequest
 from editengine.state import FixerCall, FixerOutcome
@@ -49,17 +52,21 @@ def fix_request(job: Job, target: Target, snapshot: FileSnapshot, error: NoMatch
 def ask(fixer: Fixer, job: Job, step: NeedsFix) -> Correction:
     started = time.perf_counter()
     try:
-        return fixer.correct(step.request)
+        correction = fixer.correct(step.request)
     except Exception as error:
-        raise _fixer_failed(job, step, error, started) from error
+        raise _fixer_failed(fixer, job, step, error, started) from error
+    job.state.fixer = _fixer_call(fixer, correction)
+    return correction
 
 
 async def aask(fixer: Fixer, job: Job, step: NeedsFix) -> Correction:
     started = time.perf_counter()
     try:
-        return await fixer.acorrect(step.request)
+        correction = await fixer.acorrect(step.request)
     except Exception as error:
-        raise _fixer_failed(job, step, error, started) from error
+        raise _fixer_failed(fixer, job, step, error, started) from error
+    job.state.fixer = _fixer_call(fixer, correction)
+    return correction
 
 
 def check_correction(
@@ -70,27 +77,35 @@ def check_correction(
     *,
     match: Match,
     make_plan: MakePlan,
+    guard: RelatednessGuard | None = None,
 ) -> Plan:
     """The plan the correction leads to on ``current`` (the file re-read under the lock),
     or the original NoMatch with a note saying why the correction was refused."""
     spec = job.specs[0]
     target = step.target
-    call = job.state.fixer = _fixer_call(correction)
+    call = job.state.fixer
+    if call is None:  # a caller that did not go through ask()
+        call = job.state.fixer = _fixer_call(None, correction)
+    closest: tuple[Region, ...] = step.error.closest
     if current.sha256 != step.snapshot.sha256:
         try:
             computed = match(current.text, spec.old_string, spec.new_string)
-        except MatchError:
+        except MatchError as error:
+            # Where old_string most nearly is *now*: the first read's line numbers are stale.
+            closest = tuple(getattr(error, "closest", ()) or getattr(error, "candidates", ()))
             job.notes.append(
                 "The file changed on disk while the LLM fixer ran; the correction was "
                 "checked against the new content."
             )
         else:
+            mark_fixer_pass(job)
             call.note = "not used: the original edit matched the changed file"
             job.notes.append(
                 "The file changed on disk while the LLM fixer ran; the original edit "
                 "matches the new content, so it was applied as given."
             )
             return make_plan(target, current, computed)
+    mark_fixer_pass(job)
 
     explanation = correction.explanation or None
     if correction.no_changes_required:
@@ -118,6 +133,17 @@ def check_correction(
         # The cascade judged the *correction* applied already; that says nothing about the
         # caller's new_string, so it is not a success.
         raise refuse(job, step, "it changes nothing and new_string is not in the file")
+    if not computed.no_change:
+        unrelated = (guard or RelatednessGuard()).why_unrelated(
+            old_string=spec.old_string,
+            new_string=spec.new_string,
+            search=correction.search,
+            replace=correction.replace,
+            spans=computed.spans,
+            closest=closest,
+        )
+        if unrelated is not None:
+            raise refuse(job, step, unrelated)
     call.outcome = "no_change" if computed.no_change else "corrected"
     return make_plan(
         target, current, computed, corrected_by_fixer=True, fixer_explanation=explanation
@@ -143,23 +169,39 @@ def set_outcome(job: Job, outcome: FixerOutcome, note: str) -> None:
         job.state.fixer = FixerCall()
     job.state.fixer.outcome = outcome
     job.state.fixer.note = note
+    if job.state.fixer_pass_start is None:
+        mark_fixer_pass(job)
 
 
-def _fixer_failed(job: Job, step: NeedsFix, error: Exception, started: float) -> NoMatch:
+def mark_fixer_pass(job: Job) -> None:
+    """Tier attempts recorded from now on placed the fixer's correction, not old_string."""
+    job.state.fixer_pass_start = len(job.state.attempts)
+
+
+def _fixer_failed(
+    fixer: Fixer, job: Job, step: NeedsFix, error: Exception, started: float
+) -> NoMatch:
     """A fixer that fails (or crashes) returns the original error, with a note saying why."""
     if not isinstance(error, FixerError):
         logger.warning("the fixer raised an unexpected error", exc_info=error)
     reason: Any = error.message if isinstance(error, EditError) else repr(error)
+    provider = getattr(fixer, "provider", None)
+    provider_name = getattr(provider, "name", None)
+    model = getattr(provider, "model", None)
     job.state.fixer = FixerCall(
+        provider=provider_name if isinstance(provider_name, str) else None,
+        model=model if isinstance(model, str) else None,
         outcome="timeout" if isinstance(error, FixerTimeout) else "error",
         latency_ms=(time.perf_counter() - started) * 1000,
         note=reason,
+        deadline_ms=_deadline_ms(fixer),
     )
+    mark_fixer_pass(job)
     step.error.add_note_for_agent(f"The LLM fixer could not correct it: {reason}")
     return step.error
 
 
-def _fixer_call(correction: Correction) -> FixerCall:
+def _fixer_call(fixer: Fixer | None, correction: Correction) -> FixerCall:
     return FixerCall(
         provider=correction.provider,
         model=correction.model,
@@ -170,4 +212,13 @@ def _fixer_call(correction: Correction) -> FixerCall:
         cache_hit=correction.cache_hit,
         windowed=correction.windowed,
         prompt_chars=correction.prompt_chars,
+        deadline_ms=_deadline_ms(fixer),
     )
+
+
+def _deadline_ms(fixer: Fixer | None) -> float | None:
+    """The fixer's configured deadline (``LLMFixer.timeout``, seconds), if it has one."""
+    timeout = getattr(fixer, "timeout", None)
+    if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0:
+        return float(timeout) * 1000.0
+    return None

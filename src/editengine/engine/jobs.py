@@ -9,7 +9,7 @@ from typing import Literal
 
 from editengine.diff import FileDiff
 from editengine.edits import EditSpec
-from editengine.errors import BadRequest, EditError, MultiEditFailed, NoMatch
+from editengine.errors import BadRequest, EditError, MultiEditFailed, NoMatch, Region
 from editengine.files import FileSnapshot, Target
 from editengine.fixer.protocol import FixRequest
 from editengine.state import EditState
@@ -43,7 +43,10 @@ class Job:
 
 @dataclass(frozen=True)
 class Computed:
-    """The new text and how it was reached (one edit, or all edits of a multi-edit)."""
+    """The new text and how it was reached (one edit, or all edits of a multi-edit).
+
+    ``spans`` are the replaced regions of the text matched (1-based lines; single edits only).
+    """
 
     new_content: str
     replacements: int
@@ -51,6 +54,7 @@ class Computed:
     no_change: bool
     note: str | None = None
     edits: int = 1
+    spans: tuple[Region, ...] = ()
 
 
 @dataclass(frozen=True)

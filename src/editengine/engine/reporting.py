@@ -99,6 +99,7 @@ def record_success(state: EditState, result: EditResult) -> None:
     state.error_code = None
     state.strategy = result.strategy
     state.replacements = result.replacements
+    state.corrected_by_fixer = result.corrected_by_fixer
 
 
 def record_failure(state: EditState, error: BaseException) -> None:

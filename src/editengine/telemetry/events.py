@@ -104,6 +104,7 @@ class TierTried(_Event):
     elapsed_ms: float = 0.0
     pass_: Pass = "original"
     position: int = 0
+    threshold: float | None = None
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,7 @@ class FixerCalled(_Event):
     cache_hit: bool = False
     windowed: bool = False
     prompt_chars: int = 0
+    deadline_ms: float | None = None
 
 
 @dataclass(frozen=True)

@@ -99,7 +99,12 @@ class Telemetry:
     def _finished(self, state: EditState) -> Iterator[Event]:
         ts = format_ts(self._clock())
         common = {"edit_id": state.edit_id, "ts": ts, "engine_version": self._version}
-        for attempt, pass_, position in _passes(state.attempts, fixer_ran=state.fixer is not None):
+        passes = _passes(
+            state.attempts,
+            fixer_ran=state.fixer is not None,
+            fixer_pass_start=getattr(state, "fixer_pass_start", None),
+        )
+        for attempt, pass_, position in passes:
             yield TierTried(
                 **common,
                 tier=attempt.tier,
@@ -109,6 +114,7 @@ class Telemetry:
                 elapsed_ms=round(attempt.elapsed_ms, 3),
                 pass_=pass_,
                 position=position,
+                threshold=getattr(attempt, "threshold", None),
             )
         fixer = state.fixer
         if fixer is not None:
@@ -123,6 +129,7 @@ class Telemetry:
                 cache_hit=fixer.cache_hit,
                 windowed=fixer.windowed,
                 prompt_chars=fixer.prompt_chars,
+                deadline_ms=getattr(fixer, "deadline_ms", None),
             )
         yield EditFinished(
             **common,
@@ -140,9 +147,7 @@ class Telemetry:
             tiers_tried=len(state.attempts),
             tier_ms=round(sum(a.elapsed_ms for a in state.attempts), 3),
             fixer_outcome=fixer.outcome if fixer else None,
-            corrected_by_fixer=bool(
-                fixer and fixer.outcome == "corrected" and state.outcome == "success"
-            ),
+            corrected_by_fixer=_corrected_by_fixer(state),
             path_sha256=path_hash(state.file_path),
             path=state.file_path if self._include_snippets else None,
         )
@@ -169,23 +174,41 @@ class Telemetry:
 
 
 def _passes(
-    attempts: list[TierAttempt], *, fixer_ran: bool
+    attempts: list[TierAttempt], *, fixer_ran: bool, fixer_pass_start: int | None = None
 ) -> Iterator[tuple[TierAttempt, Pass, int]]:
-    """Label each attempt with its cascade pass and its position in that pass.
+    """Label each attempt with its cascade pass and its position in that pass's cascade run.
 
-    EditState keeps both passes in one list; the fixer's pass re-runs the cascade from its
-    first tier, so after a fixer call the first tier name seen twice starts the fixer pass.
+    The engine says where the fixer's pass starts (``EditState.fixer_pass_start``). A state
+    that does not say (built by older code) falls back to inference: the fixer's pass re-runs
+    the cascade from its first tier, so after a fixer call the first tier name seen twice
+    starts it. Either way a cascade run never tries a tier twice, so a repeated name starts
+    a new run (position 0): the original edit re-checked on a file that changed meanwhile.
     """
     seen: set[str] = set()
     pass_: Pass = "original"
     position = 0
-    for attempt in attempts:
-        if fixer_ran and pass_ == "original" and attempt.tier in seen:
+    for index, attempt in enumerate(attempts):
+        if fixer_pass_start is not None:
+            starts_fixer = index == fixer_pass_start
+        else:
+            starts_fixer = fixer_ran and pass_ == "original" and attempt.tier in seen
+        if starts_fixer:
             pass_ = "fixer"
+        if starts_fixer or attempt.tier in seen:
             position = 0
+            seen = set()
         seen.add(attempt.tier)
         yield attempt, pass_, position
         position += 1
+
+
+def _corrected_by_fixer(state: EditState) -> bool:
+    """What the engine said; inferred for states filled by code that does not say."""
+    said = getattr(state, "corrected_by_fixer", None)
+    if said is not None:
+        return bool(said and state.outcome == "success")
+    fixer = state.fixer
+    return bool(fixer and fixer.outcome == "corrected" and state.outcome == "success")
 
 
 def _as_sink(sink: Sink | Callable[[Event], object]) -> Sink:

@@ -222,6 +222,10 @@ def _fixer(report: Mapping[str, Any]) -> list[Table]:
         ),
         ("successful calls p95 ms", _summary(success, "p95")),
         (
+            "deadline ms (as configured)",
+            _ms(fixer.get("deadline_ms")),
+        ),
+        (
             "tokens in / out (cache misses)",
             f"{fixer['input_tokens']:,} / {fixer['output_tokens']:,}",
         ),

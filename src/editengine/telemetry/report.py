@@ -206,7 +206,15 @@ def _open_lines(path: Path) -> IO[bytes]:
 
 
 class _TierStats:
-    __slots__ = ("elapsed", "outcomes", "position_total", "similarity", "tries", "with_similarity")
+    __slots__ = (
+        "elapsed",
+        "outcomes",
+        "position_total",
+        "similarity",
+        "thresholds",
+        "tries",
+        "with_similarity",
+    )
 
     def __init__(self) -> None:
         self.tries = 0
@@ -215,6 +223,7 @@ class _TierStats:
         self.position_total = 0
         self.with_similarity = 0
         self.similarity: dict[str, list[int]] = {}
+        self.thresholds: dict[float, int] = {}  # as recorded in the events
 
 
 class _ModelStats:
@@ -281,6 +290,7 @@ class Aggregator:
         self.fixer_latency_success = LogHistogram()
         self.fixer_latency_timeout = LogHistogram()
         self.fixer_latency_cached = LogHistogram()
+        self.fixer_deadlines: dict[float, int] = {}  # as recorded in the events
         self.models: dict[str, _ModelStats] = {}
         self._handlers = {
             "edit.started": self._on_started,
@@ -413,6 +423,10 @@ class Aggregator:
         stats.position_total += position
         if similarity is not None:
             stats.with_similarity += 1
+            threshold = data.get("threshold")
+            if threshold is not None:
+                threshold = round(float(threshold), 4)
+                stats.thresholds[threshold] = stats.thresholds.get(threshold, 0) + 1
             bins = stats.similarity.get(outcome)
             if bins is None:
                 bins = stats.similarity[outcome] = [0] * SIMILARITY_BINS
@@ -430,6 +444,10 @@ class Aggregator:
         if data.get("windowed"):
             self.fixer_windowed += 1
         self.fixer_prompt_chars += prompt_chars
+        deadline = data.get("deadline_ms")
+        if deadline is not None:
+            deadline = float(deadline)
+            self.fixer_deadlines[deadline] = self.fixer_deadlines.get(deadline, 0) + 1
         model_name = data.get("model") or "unknown"
         model = self.models.get(model_name)
         if model is None:
@@ -551,6 +569,8 @@ class Aggregator:
         threshold: float | None
         if given is not None:
             threshold, source = float(given), "given"
+        elif stats.thresholds:
+            threshold, source = _most_common(stats.thresholds), "recorded"
         elif matched and any(matched):
             lowest = next(i for i, n in enumerate(matched) if n)
             threshold, source = lowest / 100.0, "inferred"
@@ -560,6 +580,7 @@ class Aggregator:
             "attempts": stats.with_similarity,
             "threshold": threshold,
             "threshold_source": source,
+            "thresholds_recorded": _counts(stats.thresholds),
             "bin_width": 0.01,
             "bins": {outcome: list(bins) for outcome, bins in sorted(stats.similarity.items())},
         }
@@ -603,6 +624,8 @@ class Aggregator:
             "cache_hit_rate": _rate(cache_hits, calls),
             "windowed": self.fixer_windowed,
             "prompt_chars_mean": self.fixer_prompt_chars / calls if calls else None,
+            "deadline_ms": _most_common(self.fixer_deadlines) if self.fixer_deadlines else None,
+            "deadlines_recorded": _counts(self.fixer_deadlines),
             "latency_ms": self.fixer_latency.summary(),
             "latency_ms_success": self.fixer_latency_success.summary(),
             "latency_ms_timeout": self.fixer_latency_timeout.summary(),
@@ -630,6 +653,16 @@ def _pct(hist: LogHistogram) -> dict[str, Any]:
 def _mean_pos(item: tuple[tuple[str, str], _TierStats]) -> float:
     stats = item[1]
     return stats.position_total / stats.tries if stats.tries else math.inf
+
+
+def _most_common(counts: Mapping[float, int]) -> float:
+    """The value seen most often (the larger one on a tie)."""
+    return max(counts.items(), key=lambda item: (item[1], item[0]))[0]
+
+
+def _counts(counts: Mapping[float, int]) -> dict[str, int]:
+    """``{"0.9": 120}``: JSON keys must be strings."""
+    return {f"{value:g}": count for value, count in sorted(counts.items())}
 
 
 def _rate(part: float, whole: float) -> float | None:
@@ -750,8 +783,8 @@ def _threshold_edges(tiers: list[dict[str, Any]], t: Thresholds) -> Iterator[Rec
                 },
             )
         # An inferred threshold *is* the lowest accept, so accepts always crowd just above
-        # it: only a threshold the caller gave can say that accepts sit close to the edge.
-        known = sim["threshold_source"] == "given"
+        # it: only a threshold given or recorded can say that accepts sit close to the edge.
+        known = sim["threshold_source"] in ("given", "recorded")
         if known and above >= t.near_min_count and above >= t.near_accepted_share * matched_total:
             yield Recommendation(
                 "threshold_accepts_near",
@@ -774,8 +807,9 @@ def _fixer_deadline(
     if timeouts < t.fixer_min_timeouts or (fixer["timeout_rate"] or 0.0) < t.fixer_timeout_rate:
         return
     success = fixer["latency_ms_success"]
-    # A timed-out call reports about the deadline as its latency: its median estimates it.
-    deadline = deadline_ms or fixer["latency_ms_timeout"].get("p50")
+    # Given, else recorded by the engine; else inferred: a timed-out call reports about the
+    # deadline as its latency, so their median estimates it.
+    deadline = deadline_ms or fixer.get("deadline_ms") or fixer["latency_ms_timeout"].get("p50")
     p95 = success.get("p95")
     if not deadline or p95 is None or success["count"] < t.deadline_min_successes:
         return

@@ -1,0 +1,153 @@
+"""Is the fixer's correction about the edit the agent asked for, or about something else?
+
+A correction can match uniquely and apply cleanly and still be wrong: a confused (or
+manipulated) model may answer with a search string for an unrelated block and a replacement
+that deletes it. The cascade cannot see that; :class:`RelatednessGuard` can, by comparing the
+correction with what the agent asked for.
+
+A correction is accepted only when both hold:
+
+1. **Where**: its match lies in or within ``near_lines`` lines of one of the regions the
+   cascade found most like old_string (``NoMatch.closest``), *or* its search text is at
+   least ``min_search_similarity`` similar to old_string (whitespace-normalised).
+2. **What**: its replacement does what new_string does. Deliberately lenient: refused are a
+   replacement that deletes the matched block when new_string is not empty, a replacement
+   that adds text when new_string is empty (the agent asked for a deletion), and a
+   replacement that shares almost nothing with new_string (token-set similarity under
+   ``min_replace_similarity``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Indel
+
+from editengine.errors import BadRequest, Region
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+@dataclass(frozen=True)
+class RelatednessGuard:
+    """Refuses fixer corrections that point away from the requested edit.
+
+    >>> guard = RelatednessGuard()
+    >>> guard.why_unrelated(
+    ...     old_string="retrun a - b", new_string="return a + b",
+    ...     search="return a - b", replace="return a + b",
+    ...     spans=(), closest=()) is None
+    True
+    """
+
+    near_lines: int = 3
+    min_search_similarity: float = 0.6
+    min_replace_similarity: float = 0.4
+
+    def __post_init__(self) -> None:
+        if self.near_lines < 0:
+            raise BadRequest(f"RelatednessGuard: near_lines must be >= 0 (got {self.near_lines}).")
+        for name in ("min_search_similarity", "min_replace_similarity"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise BadRequest(f"RelatednessGuard: {name} must be in [0, 1] (got {value!r}).")
+
+    def why_unrelated(
+        self,
+        *,
+        old_string: str,
+        new_string: str,
+        search: str,
+        replace: str,
+        spans: Sequence[Region],
+        closest: Sequence[Region],
+    ) -> str | None:
+        """``None`` when the correction is about the requested edit, else why it is not
+        (a clause that completes "The LLM fixer proposed a correction, but ...")."""
+        placed = self._placement_problem(old_string, search, spans, closest)
+        if placed is not None:
+            return placed
+        return self._replacement_problem(new_string, search, replace)
+
+    # ------------------------------------------------------------------ where
+
+    def _placement_problem(
+        self, old: str, search: str, spans: Sequence[Region], closest: Sequence[Region]
+    ) -> str | None:
+        if spans and closest and all(self._near_any(span, closest) for span in spans):
+            return None
+        similarity = search_similarity(old, search)
+        if similarity >= self.min_search_similarity:
+            return None
+        where = ", ".join(_lines(span) for span in spans) or "a place it does not say"
+        nearest = ", ".join(_lines(region) for region in closest)
+        away = f", away from where old_string most nearly is ({nearest})," if nearest else ""
+        return (
+            f"it pointed elsewhere: its search text is at {where}{away} and only "
+            f"{similarity:.0%} similar to old_string"
+        )
+
+    def _near_any(self, span: Region, regions: Sequence[Region]) -> bool:
+        reach = self.near_lines
+        return any(
+            span.start_line <= region.end_line + reach
+            and span.end_line >= region.start_line - reach
+            for region in regions
+        )
+
+    # ------------------------------------------------------------------ what
+
+    def _replacement_problem(self, new: str, search: str, replace: str) -> str | None:
+        if not new.strip():
+            added = _line_set(replace) - _line_set(search)
+            if added:
+                return (
+                    "it pointed elsewhere: new_string is empty (a deletion), yet its "
+                    "replacement adds text"
+                )
+            return None
+        if not replace.strip():
+            return (
+                "it pointed elsewhere: its replacement deletes the matched text, "
+                "while new_string does not"
+            )
+        similarity = replace_similarity(new, replace)
+        if similarity < self.min_replace_similarity:
+            return (
+                f"it pointed elsewhere: its replacement is only {similarity:.0%} similar to "
+                "new_string"
+            )
+        return None
+
+
+def search_similarity(old: str, search: str) -> float:
+    """Indel similarity of whitespace-normalised texts, in [0, 1]."""
+    return float(Indel.normalized_similarity(_spaced(old), _spaced(search)))
+
+
+def replace_similarity(new: str, replace: str) -> float:
+    """Token-set similarity in [0, 1]: 1 when one's tokens are a subset of the other's, so a
+    replacement that quotes more (or less) context than new_string still counts as alike."""
+    return fuzz.token_set_ratio(_tokens(new), _tokens(replace)) / 100.0
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _tokens(text: str) -> str:
+    # Words and single punctuation marks, so "a+b" and "a + b" are the same tokens.
+    return " ".join(_TOKEN.findall(text))
+
+
+def _line_set(text: str) -> set[str]:
+    return {line.strip() for line in text.splitlines() if line.strip()}
+
+
+def _lines(region: Region) -> str:
+    if region.start_line == region.end_line:
+        return f"line {region.start_line}"
+    return f"lines {region.start_line}-{region.end_line}"
