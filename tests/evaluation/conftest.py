@@ -61,6 +61,65 @@ SMALL_CASES = [
 ]
 
 
+# Cases only an LLM can place: old_string names what the file calls otherwise.
+_ADD_FIXED = FILE.replace("return a + b", "return b + a")
+
+LLM_CASES = [
+    {
+        "id": "llm-good",
+        "category": "llm_wrong_identifier",
+        "content": FILE,
+        "old_string": "    return alpha + beta",
+        "new_string": "    return beta + alpha",
+        "instruction": "In add, swap the operands of the sum.",
+        "expect": "success",
+        "expected_content": _ADD_FIXED,
+        "fixer_answers": [
+            {
+                "search": "    return a + b",
+                "replace": "    return b + a",
+                "noChangesRequired": False,
+                "explanation": "The parameters are a and b.",
+            }
+        ],
+    },
+    {
+        "id": "llm-bad-search",
+        "category": "llm_wrong_identifier",
+        "content": FILE,
+        "old_string": "def add(x, y):\n    return x + y",
+        "new_string": "def add(x, y):\n    return y + x",
+        "instruction": "In add, swap the operands of the sum.",
+        "expect": "success",
+        "expected_content": _ADD_FIXED,
+        "fixer_answers": [
+            {"search": "def add(p, q):\n    return p + q", "replace": "nothing", "explanation": ""}
+        ],
+    },
+    {
+        "id": "llm-false-no-change",
+        "category": "llm_paraphrased",
+        "content": FILE,
+        "old_string": "    return sum_of(a, b)",
+        "new_string": "    return sum_of(b, a)",
+        "instruction": "In add, swap the operands of the sum.",
+        "expect": "success",
+        "expected_content": _ADD_FIXED,
+        "fixer_answers": [
+            {"search": "", "replace": "", "noChangesRequired": True, "explanation": "done"}
+        ],
+    },
+    {
+        "id": "llm-unanswered",
+        "category": "absent",
+        "content": FILE,
+        "old_string": "def mul(a, b):\n    return a * b",
+        "new_string": "def mul(a, b):\n    return b * a",
+        "expect": "refuse",
+    },
+]
+
+
 def write_jsonl(path: Path, records: list[dict]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return path
@@ -69,3 +128,8 @@ def write_jsonl(path: Path, records: list[dict]) -> Path:
 @pytest.fixture
 def small_dataset(tmp_path: Path) -> Path:
     return write_jsonl(tmp_path / "small.jsonl", SMALL_CASES)
+
+
+@pytest.fixture
+def llm_dataset(tmp_path: Path) -> Path:
+    return write_jsonl(tmp_path / "llm.jsonl", LLM_CASES)

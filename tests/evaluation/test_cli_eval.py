@@ -81,3 +81,17 @@ def test_html_report_has_charts(small_dataset, tmp_path, capsys):
     html = page.read_text(encoding="utf-8")
     assert "outcomes per category" in html
     assert "plotly" in html.lower()
+
+
+def test_intended_content_turns_a_placed_edit_on_a_refuse_case_into_success(tmp_path, capsys):
+    # The cascade places this edit exactly; the case accepts a refusal but names the file a
+    # careful human would produce, so placing it right is a success too, not WRONG.
+    refuse_ok = dict(SMALL_CASES[0], id="placed", expect="refuse", expected_content=None)
+    plain = write_jsonl(tmp_path / "plain.jsonl", [refuse_ok])
+    assert main(["eval", str(plain)]) == 1
+    intended = dict(refuse_ok, intended_content=SMALL_CASES[0]["expected_content"])
+    report = tmp_path / "r.json"
+    path = write_jsonl(tmp_path / "intended.jsonl", [intended])
+    assert main(["eval", str(path), "--json", str(report)]) == 0
+    (run,) = json.loads(report.read_text())["runs"]
+    assert [c["outcome"] for c in run["cases"]] == ["success"]

@@ -19,28 +19,64 @@ from editengine.evaluation.executors import (
 BATCH = [sys.executable, "-m", "editengine", "batch"]
 
 
-def test_compare_runs_exact_only_and_the_cascade_side_by_side(small_dataset, tmp_path, capsys):
+def test_compare_runs_the_ablations_and_the_fixer_column_side_by_side(
+    llm_dataset, tmp_path, capsys
+):
     report = tmp_path / "r.json"
-    assert main(["eval", str(small_dataset), "--compare", "--json", str(report)]) == 0
+    assert main(["eval", str(llm_dataset), "--compare", "--json", str(report)]) == 0
     out = capsys.readouterr().out
-    assert "compare: success %" in out
-    labels = [run["config"]["label"] for run in json.loads(report.read_text())["runs"]]
+    assert "compare: each configuration against cascade" in out
+    assert "cascade+scripted" in out
+    data = json.loads(report.read_text())
+    runs = {run["config"]["label"]: run for run in data["runs"]}
+    labels = [run["config"]["label"] for run in data["runs"]]
     assert labels == [c.label for c in ablations()]
-    assert labels[0] == "exact-only" and labels[-1] == "cascade"
+    assert labels[0] == "exact-only" and labels[-2:] == ["cascade", "cascade+scripted"]
+    assert runs["cascade+scripted"]["config"] == {
+        "label": "cascade+scripted",
+        "kind": "engine",
+        "tiers": list(DEFAULT_CASCADE.tier_names),
+        "llm": "scripted",
+    }
+    # Only the fixer column calls the fixer, and only it places the LLM-only edit.
+    assert runs["cascade"]["categories"]["TOTAL"]["fixer_calls"] == 0
+    assert runs["cascade+scripted"]["categories"]["TOTAL"]["fixer_calls"] == 4
+    outcome = {label: {c["id"]: c["outcome"] for c in run["cases"]} for label, run in runs.items()}
+    assert outcome["cascade"]["llm-good"] == "refused"
+    assert outcome["cascade+scripted"]["llm-good"] == "success"
+    # The ablation table is in the JSON report too.
+    compare = data["compare"]
+    assert compare["labels"] == labels
+    assert compare["categories"]["TOTAL"]["cascade+scripted"]["success_pct"] == 50.0
+    assert compare["categories"]["TOTAL"]["cascade"]["success_pct"] == 25.0
+    assert data["main"] == "cascade"
 
 
-def test_ablations_drop_each_tier_in_turn():
+def test_compare_with_an_llm_makes_the_fixer_column_the_main_run(llm_dataset, tmp_path, capsys):
+    report = tmp_path / "r.json"
+    args = ["eval", str(llm_dataset), "--compare", "--llm", "scripted", "--json", str(report)]
+    assert main(args) == 0
+    data = json.loads(report.read_text())
+    assert data["main"] == "cascade+scripted"
+    assert "cascade+scripted: 4 cases" in capsys.readouterr().out  # the detailed table
+    assert [r["config"]["label"] for r in data["runs"]][-1] == "cascade+scripted"
+
+
+def test_ablations_drop_each_tier_in_turn_then_add_the_fixer():
     configs = ablations()
     exact_only = configs[0]
     assert exact_only.cascade().tier_names == ("exact",)
-    for config in configs[1:-1]:
+    for config in configs[1:-2]:
         (dropped,) = config.without
         assert dropped not in config.cascade().tier_names
         assert len(config.cascade().tier_names) == len(DEFAULT_CASCADE.tier_names) - 1
-    assert configs[-1].cascade().tier_names == DEFAULT_CASCADE.tier_names
+    full, fixer = configs[-2:]
+    assert full.cascade().tier_names == DEFAULT_CASCADE.tier_names
+    assert (full.llm, fixer.llm, fixer.kind) == ("none", "scripted", "engine")
+    assert {c.kind for c in ablations(kind="engine")} == {"engine"}
 
 
-def test_engine_cmd_with_our_own_batch_command_matches_the_cascade(small_dataset, tmp_path, capsys):
+def test_engine_cmd_with_our_own_batch_command_matches_the_engine(small_dataset, tmp_path, capsys):
     report = tmp_path / "r.json"
     command = " ".join(BATCH)
     status = main(

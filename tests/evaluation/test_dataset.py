@@ -99,3 +99,17 @@ def test_duplicate_ids_across_files_are_rejected(tmp_path):
 def test_missing_file_is_a_typed_error(tmp_path):
     with pytest.raises(InvalidDataset, match="no such dataset file"):
         read_dataset(tmp_path / "nope.jsonl")
+
+
+def test_intended_content_is_read_when_present_and_none_when_absent(tmp_path):
+    with_it = dict(SMALL_CASES[1], id="with", intended_content="def mul(a, b): ...\n")
+    without = dict(SMALL_CASES[1], id="without")
+    first, second = read_dataset(write_jsonl(tmp_path / "d.jsonl", [with_it, without]))
+    assert first.intended_content == "def mul(a, b): ...\n"
+    assert second.intended_content is None
+
+
+def test_intended_content_must_be_text(tmp_path):
+    record = dict(SMALL_CASES[1], intended_content=["not", "text"])
+    with pytest.raises(InvalidDataset, match="intended_content"):
+        read_dataset(write_jsonl(tmp_path / "d.jsonl", [record]))

@@ -72,3 +72,48 @@ def test_expected_contains_is_enough_when_no_full_file_is_given():
     case = success_case(expected_content=None, expected_contains="b = 3")
     assert score(case, CaseResult(ok=True, new_content="x\nb = 3\n")) is Outcome.SUCCESS
     assert score(case, CaseResult(ok=True, new_content="x\nb = 4\n")) is Outcome.WRONG
+
+
+# intended_content: the file a careful human would produce, a success even where a refusal
+# is acceptable (an LLM-only case whose scripted answer is bad).
+
+
+def intended_case(**kw) -> EvalCase:
+    base = dict(
+        id="i",
+        content=CONTENT,
+        old_string="bb = 2",
+        new_string="bb = 3",
+        expect="refuse",
+        intended_content=EXPECTED,
+    )
+    base.update(kw)
+    return EvalCase(**base)
+
+
+def test_intended_file_on_a_refuse_case_is_success():
+    assert score(intended_case(), CaseResult(ok=True, new_content=EXPECTED)) is Outcome.SUCCESS
+
+
+def test_refusal_on_a_case_with_intended_content_is_still_success():
+    result = CaseResult(ok=False, error_code="no_match")
+    assert score(intended_case(), result) is Outcome.SUCCESS
+
+
+def test_any_other_change_on_a_case_with_intended_content_is_wrong():
+    result = CaseResult(ok=True, new_content="a = 1\nbb = 3\n")
+    assert score(intended_case(), result) is Outcome.WRONG
+
+
+def test_intended_file_written_by_an_edit_reported_as_failed_is_wrong():
+    # An agent told "failed" retries, and a second application would damage the file.
+    result = CaseResult(ok=False, new_content=EXPECTED, error_code="no_match")
+    assert score(intended_case(), result) is Outcome.WRONG
+
+
+def test_intended_content_is_an_accepted_alternative_on_a_success_case():
+    alternative = "a = 1\nb = 3  # changed\n"
+    case = success_case(intended_content=alternative)
+    assert score(case, CaseResult(ok=True, new_content=alternative)) is Outcome.SUCCESS
+    assert score(case, CaseResult(ok=True, new_content=EXPECTED)) is Outcome.SUCCESS
+    assert score(case, CaseResult(ok=True, new_content="b = 3\n")) is Outcome.WRONG

@@ -14,15 +14,23 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from editengine._resources import benchmark_path
-from editengine.errors import EvaluationError
+from editengine.errors import EditError, EvaluationError
 from editengine.evaluation import peers
 from editengine.evaluation.dataset import EvalCase, load_cases
 from editengine.evaluation.executors import (
     EngineConfig,
     ablations,
     batch_command,
+    build_executor,
     describe,
     full_cascade,
+    with_fixer,
+)
+from editengine.evaluation.llm import (
+    OFFLINE_FIXER_TIMEOUT,
+    REAL_FIXER_TIMEOUT,
+    check_combination,
+    parse_llm,
 )
 from editengine.evaluation.runner import Progress as ProgressCallback
 from editengine.evaluation.runner import RunResult, run_cases
@@ -30,6 +38,7 @@ from editengine.evaluation.tables import (
     TOTAL,
     by_category,
     category_table,
+    compare_summary,
     compare_table,
     details_table,
     failure_report,
@@ -37,6 +46,7 @@ from editengine.evaluation.tables import (
 )
 
 PROGRESS_MIN_CASES = 200  # a bar only where a run takes long enough to watch
+EXECUTOR_CHOICES = ("engine", "text")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -44,10 +54,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "eval",
         help="run edit cases (default: the bundled benchmark) and score the resulting files",
         description=(
-            "Runs each case through the engine and scores it: SUCCESS (exactly the expected "
-            "file, or the file left alone where a refusal is expected), REFUSED (declined, "
-            "file untouched) or WRONG (the file changed into anything else). Exits 1 when any "
-            "case is WRONG or the success rate is under --min-success."
+            "Runs each case through the real EditEngine on a real file in a temporary "
+            "workspace (with the LLM fixer of --llm, none by default) and scores it: SUCCESS "
+            "(exactly the expected file, or the file left alone where a refusal is expected), "
+            "REFUSED (declined, file untouched) or WRONG (the file changed into anything "
+            "else). Exits 1 when any case is WRONG or the success rate is under "
+            "--min-success, 2 when the run cannot start."
         ),
     )
     parser.add_argument(
@@ -65,9 +77,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--min-success", type=float, default=0.0, metavar="PCT", help="exit 1 under this success %"
     )
     parser.add_argument(
+        "--executor",
+        choices=EXECUTOR_CHOICES,
+        default="engine",
+        help="engine: the real EditEngine on a real file per case (default); "
+        "text: the pure edit_text in memory (no fixer, fastest)",
+    )
+    parser.add_argument(
+        "--llm",
+        default="none",
+        metavar="LLM",
+        help="the LLM fixer: none (default), scripted (the dataset's answers), "
+        "replay:CASSETTE (recorded answers, offline), openai or anthropic (real, need a key)",
+    )
+    parser.add_argument("--model", metavar="NAME", help="the model of --llm openai|anthropic")
+    parser.add_argument(
+        "--record",
+        metavar="CASSETTE",
+        help="with --llm openai|anthropic: append every answer to CASSETTE for --llm replay:",
+    )
+    parser.add_argument(
+        "--fixer-timeout",
+        type=float,
+        metavar="S",
+        help=f"seconds per fixer call (default {OFFLINE_FIXER_TIMEOUT:g} offline, "
+        f"{REAL_FIXER_TIMEOUT:g} for a real provider)",
+    )
+    parser.add_argument(
         "--compare",
         action="store_true",
-        help="also run exact-only and the cascade without each tier, side by side",
+        help="also run exact-only, the cascade without each tier, the full cascade and the "
+        "cascade plus the LLM fixer (scripted unless --llm says otherwise), side by side",
     )
     parser.add_argument(
         "--engine-cmd",
@@ -103,14 +143,48 @@ def parse_engine_cmd(spec: str) -> EngineConfig:
     return batch_command(name.strip(), shlex.split(command))
 
 
-def configurations(args: argparse.Namespace) -> list[EngineConfig]:
-    configs = ablations() if args.compare else [full_cascade()]
+def main_configuration(args: argparse.Namespace) -> EngineConfig:
+    """The configuration the exit status and the detailed tables are about."""
+    choice = parse_llm(args.llm)
+    check_combination(choice, model=args.model, record=args.record)
+    if choice.kind == "none":
+        return full_cascade(kind=args.executor)
+    if args.executor != "engine":
+        raise EvaluationError(
+            f"--llm {args.llm} needs --executor engine: edit_text has no fixer.",
+        )
+    return _fixer_config(args, args.llm)
+
+
+def _fixer_config(args: argparse.Namespace, llm: str) -> EngineConfig:
+    return with_fixer(llm, model=args.model, record=args.record, fixer_timeout=args.fixer_timeout)
+
+
+def configurations(args: argparse.Namespace) -> tuple[list[EngineConfig], EngineConfig]:
+    """Every configuration to run, in column order, and the main one among them."""
+    main = main_configuration(args)
+    if args.compare:
+        llm = args.llm if parse_llm(args.llm).kind != "none" else "scripted"
+        configs = ablations(kind=args.executor, fixer=_fixer_config(args, llm))
+    else:
+        configs = [main]
     configs += [parse_engine_cmd(spec) for spec in args.engine_cmd]
     labels = [c.label for c in configs]
     duplicates = sorted({x for x in labels if labels.count(x) > 1})
     if duplicates:
         raise EvaluationError(f"engine names must be unique; repeated: {', '.join(duplicates)}.")
-    return configs
+    if args.record and args.workers > 1:
+        raise EvaluationError(
+            "--record needs --workers 1: one process appends to the cassette.",
+        )
+    return configs, main
+
+
+def preflight(configs: Sequence[EngineConfig]) -> None:
+    """Build each executor once, so a missing cassette or API key stops the run before it
+    starts (an external engine command is started only by its first case)."""
+    for config in configs:
+        build_executor(config).close()
 
 
 def dataset_paths(args: argparse.Namespace) -> list[Path]:
@@ -166,9 +240,12 @@ def run_all(
     return runs
 
 
-def json_report(paths: Sequence[Path], runs: Sequence[RunResult]) -> dict[str, Any]:
-    return {
+def json_report(
+    paths: Sequence[Path], runs: Sequence[RunResult], main: EngineConfig
+) -> dict[str, Any]:
+    report: dict[str, Any] = {
         "datasets": [str(p) for p in paths],
+        "main": main.label,
         "runs": [
             {
                 "config": describe(run.config),
@@ -185,6 +262,9 @@ def json_report(paths: Sequence[Path], runs: Sequence[RunResult]) -> dict[str, A
                         "elapsed_ms": round(r.result.elapsed_ms, 3),
                         "fixer_calls": r.result.fixer_calls,
                         "corrected_by_fixer": r.result.corrected_by_fixer,
+                        "input_tokens": r.result.input_tokens,
+                        "output_tokens": r.result.output_tokens,
+                        "cache_hits": r.result.cache_hits,
                     }
                     for r in run.records
                 ],
@@ -192,6 +272,9 @@ def json_report(paths: Sequence[Path], runs: Sequence[RunResult]) -> dict[str, A
             for run in runs
         ],
     }
+    if len(runs) > 1:
+        report["compare"] = compare_summary(runs)
+    return report
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -207,16 +290,18 @@ def handle(args: argparse.Namespace) -> int:
         return 2
     try:
         paths = dataset_paths(args)
-        configs = configurations(args)
+        configs, main = configurations(args)
         cases = load_cases(paths, categories=args.category or None)
         if not cases:
             raise EvaluationError("no cases to run (check the dataset and --category).")
+        preflight(configs)
         runs = run_all(cases, configs, workers=args.workers, bar=not args.no_progress)
-    except EvaluationError as error:
+    except EditError as error:
+        # A bad dataset, engine command, --llm value, cassette or missing API key.
         err.print(f"[red]error[/red] ({error.code}): {error}", markup=True, highlight=False)
         return 2
 
-    primary = next(r for r in runs if r.config.label == "cascade")
+    primary = next(r for r in runs if r.config == main)
     out.print(category_table(primary))
     out.print(details_table(primary))
     if len(runs) > 1:
@@ -226,7 +311,8 @@ def handle(args: argparse.Namespace) -> int:
         if report:
             out.print(report, markup=False, highlight=False)
     if args.json:
-        args.json.write_text(json.dumps(json_report(paths, runs), indent=2) + "\n", "utf-8")
+        report_data = json_report(paths, runs, main)
+        args.json.write_text(json.dumps(report_data, indent=2) + "\n", "utf-8")
     if args.html:
         from editengine.evaluation.html import write_html
 

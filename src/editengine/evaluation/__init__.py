@@ -1,13 +1,16 @@
 """Offline evaluation: datasets of edit cases, engines to run them through, and scoring.
 
 The pieces, each in its own module: ``dataset`` (JSON Lines cases), ``scoring`` (SUCCESS /
-REFUSED / WRONG), ``executors`` (engines behind one protocol), ``runner`` (serial or worker
+REFUSED / WRONG), ``executors`` (engines behind one protocol and their configurations),
+``engine_executor`` (the real ``EditEngine`` on a real file per case), ``llm`` (which fixer a
+run gives the engine), ``workspace`` (a case as a file), ``runner`` (serial or worker
 processes), ``tables`` and ``html`` (reports), ``peers`` (peer conformance).
 """
 
 from __future__ import annotations
 
 from editengine.evaluation.dataset import EvalCase, FixerAnswer, load_cases, read_dataset
+from editengine.evaluation.engine_executor import EngineExecutor
 from editengine.evaluation.executors import (
     EXECUTOR_KINDS,
     BatchCommandExecutor,
@@ -16,7 +19,9 @@ from editengine.evaluation.executors import (
     TextExecutor,
     ablations,
     build_executor,
+    with_fixer,
 )
+from editengine.evaluation.llm import FixerSource, ScriptedFixers, SharedFixer, fixer_source
 from editengine.evaluation.runner import CaseRecord, RunResult, run_cases
 from editengine.evaluation.scoring import CaseResult, Outcome, score
 from editengine.evaluation.tables import Tally, by_category, summary
@@ -28,18 +33,24 @@ __all__ = [
     "CaseRecord",
     "CaseResult",
     "EngineConfig",
+    "EngineExecutor",
     "EvalCase",
     "FixerAnswer",
+    "FixerSource",
     "Outcome",
     "RunResult",
+    "ScriptedFixers",
+    "SharedFixer",
     "Tally",
     "TextExecutor",
     "ablations",
     "build_executor",
     "by_category",
+    "fixer_source",
     "load_cases",
     "read_dataset",
     "run_cases",
     "score",
     "summary",
+    "with_fixer",
 ]

@@ -2,7 +2,9 @@
 
 One line is one case: the batch-protocol request fields (``id, content, old_string,
 new_string, replace_all, expected_replacements, match_mode``) plus what the case expects
-(``expect``, ``expected_content`` or ``expected_contains``), its ``category``, an
+(``expect``, ``expected_content`` or ``expected_contains``, and optionally
+``intended_content``: the file a careful human would produce, accepted as a success even
+where a refusal is expected), its ``category``, an
 ``instruction``, an optional ``file_name``, optional scripted ``fixer_answers`` and free-form
 ``notes``. Unknown fields are ignored, so the peer-case files of ``shared/peer-cases`` load
 as they are (their category is the file's name).
@@ -57,6 +59,7 @@ class EvalCase:
     expect: Expect = "success"
     expected_content: str | None = None
     expected_contains: str | None = None
+    intended_content: str | None = None
     file_name: str | None = None
     fixer_answers: tuple[FixerAnswer, ...] = ()
     notes: str = ""
@@ -139,6 +142,7 @@ def case_from_record(
         expect=expect,
         expected_content=expected_content,
         expected_contains=expected_contains,
+        intended_content=_optional(record, "intended_content", str, where),
         file_name=_optional(record, "file_name", str, where),
         fixer_answers=_fixer_answers(record.get("fixer_answers"), where),
         notes=str(record.get("notes") or record.get("note") or ""),

@@ -1,18 +1,18 @@
 """Executors: the engines a run puts cases through, behind one small protocol.
 
-``CaseExecutor.run(case) -> CaseResult``. Two are built in:
+``CaseExecutor.run(case) -> CaseResult``. Three are built in:
 
-* :class:`TextExecutor` calls the pure :func:`editengine.edit_text` with a cascade.
-* :class:`BatchCommandExecutor` spawns any command that speaks the batch protocol of
-  DESIGN.md (one JSON request per line in, one answer per line out, in order) — our own
-  ``editengine batch`` or another engine, for side-by-side runs.
+* :class:`TextExecutor` (kind ``text``) calls the pure :func:`editengine.edit_text` with a
+  cascade, in memory.
+* :class:`~editengine.evaluation.engine_executor.EngineExecutor` (kind ``engine``) runs the
+  real ``EditEngine`` on a real file per case, with an optional LLM fixer.
+* :class:`BatchCommandExecutor` (kind ``batch-command``) spawns any command that speaks the
+  batch protocol of DESIGN.md (one JSON request per line in, one answer per line out, in
+  order) — our own ``editengine batch`` or another engine, for side-by-side runs.
 
 Runs are described by an :class:`EngineConfig` (picklable, so worker processes can rebuild
 the executor) and built by :func:`build_executor`, which looks the config's ``kind`` up in
-:data:`EXECUTOR_KINDS`. Adding an engine that edits real files through ``EditEngine`` (with a
-scripted or recorded LLM fixer) is one more entry in that table: its ``run`` opens
-:func:`editengine.evaluation.workspace.case_workspace`, edits the file there, and reports the
-file read back with ``read_exact`` as ``new_content``.
+:data:`EXECUTOR_KINDS`.
 """
 
 from __future__ import annotations
@@ -30,8 +30,10 @@ from types import MappingProxyType
 from typing import IO, Any, Protocol
 
 from editengine import DEFAULT_CASCADE, Cascade, edit_text
-from editengine.errors import EditError, EngineCommandFailed
+from editengine.errors import EditError, EngineCommandFailed, EvaluationError
 from editengine.evaluation.dataset import EvalCase
+from editengine.evaluation.engine_executor import EngineExecutor
+from editengine.evaluation.llm import check_combination, fixer_source, parse_llm
 from editengine.evaluation.scoring import CaseResult
 
 
@@ -235,16 +237,36 @@ def _pump(stream: IO[bytes] | None, answers: queue.Queue[bytes]) -> None:
 class EngineConfig:
     """One engine configuration of a run, as a column of the compare table.
 
-    ``kind`` selects the executor (a key of :data:`EXECUTOR_KINDS`). For ``cascade``:
-    ``tiers`` keeps only the named tiers of :data:`editengine.DEFAULT_CASCADE` (in its order),
-    ``without`` drops tiers. For ``batch-command``: ``command`` is the argv to spawn.
+    ``kind`` selects the executor (a key of :data:`EXECUTOR_KINDS`): ``text`` (the pure
+    :func:`~editengine.edit_text`, in memory), ``engine`` (:class:`EngineExecutor`: the real
+    ``EditEngine`` on real files, optionally with an LLM fixer) or ``batch-command``.
+    For ``text`` and ``engine``: ``tiers`` keeps only the named tiers of
+    :data:`editengine.DEFAULT_CASCADE` (in its order), ``without`` drops tiers. For
+    ``engine``: ``llm`` is an ``--llm`` value (see :mod:`editengine.evaluation.llm`), with
+    ``model``, ``record`` (a cassette to record into) and ``fixer_timeout`` (seconds).
+    For ``batch-command``: ``command`` is the argv to spawn. The config is plain data, so a
+    worker process can rebuild the executor from it.
     """
 
     label: str
-    kind: str = "cascade"
+    kind: str = "text"
     tiers: tuple[str, ...] | None = None
     without: tuple[str, ...] = ()
     command: tuple[str, ...] = ()
+    llm: str = "none"
+    model: str | None = None
+    record: str | None = None
+    fixer_timeout: float | None = None
+
+    def __post_init__(self) -> None:
+        choice = parse_llm(self.llm)
+        if choice.kind != "none" and self.kind != "engine":
+            raise EvaluationError(
+                f"configuration {self.label!r}: an LLM fixer (--llm {self.llm}) needs the "
+                f"engine executor, not {self.kind!r}.",
+                hint="Use --executor engine (the default).",
+            )
+        check_combination(choice, model=self.model, record=self.record)
 
     def cascade(self) -> Cascade:
         cascade = DEFAULT_CASCADE
@@ -256,8 +278,15 @@ class EngineConfig:
         return cascade.without(*self.without) if self.without else cascade
 
 
-def _cascade_executor(config: EngineConfig) -> CaseExecutor:
+def _text_executor(config: EngineConfig) -> CaseExecutor:
     return TextExecutor(cascade=config.cascade())
+
+
+def _engine_executor(config: EngineConfig) -> CaseExecutor:
+    fixers = fixer_source(
+        config.llm, model=config.model, record=config.record, timeout=config.fixer_timeout
+    )
+    return EngineExecutor(cascade=config.cascade(), fixers=fixers)
 
 
 def _batch_command_executor(config: EngineConfig) -> CaseExecutor:
@@ -266,7 +295,8 @@ def _batch_command_executor(config: EngineConfig) -> CaseExecutor:
 
 EXECUTOR_KINDS: Mapping[str, Callable[[EngineConfig], CaseExecutor]] = MappingProxyType(
     {
-        "cascade": _cascade_executor,
+        "text": _text_executor,
+        "engine": _engine_executor,
         "batch-command": _batch_command_executor,
     }
 )
@@ -281,21 +311,42 @@ def build_executor(config: EngineConfig) -> CaseExecutor:
     return factory(config)
 
 
-def full_cascade() -> EngineConfig:
-    return EngineConfig(label="cascade")
+def full_cascade(*, kind: str = "text") -> EngineConfig:
+    """The whole :data:`~editengine.DEFAULT_CASCADE`, no LLM: the ``cascade`` column."""
+    return EngineConfig(label="cascade", kind=kind)
 
 
-def exact_only() -> EngineConfig:
-    return EngineConfig(label="exact-only", tiers=("exact",))
+def with_fixer(
+    llm: str = "scripted",
+    *,
+    model: str | None = None,
+    record: str | None = None,
+    fixer_timeout: float | None = None,
+) -> EngineConfig:
+    """The full cascade plus an LLM fixer, through the engine: ``cascade+<llm>``."""
+    return EngineConfig(
+        label=f"cascade+{parse_llm(llm).label}",
+        kind="engine",
+        llm=llm,
+        model=model,
+        record=record,
+        fixer_timeout=fixer_timeout,
+    )
 
 
-def ablations() -> list[EngineConfig]:
-    """Exact-only, the cascade without each tier in turn, and the full cascade."""
-    configs = [exact_only()]
+def exact_only(*, kind: str = "text") -> EngineConfig:
+    return EngineConfig(label="exact-only", kind=kind, tiers=("exact",))
+
+
+def ablations(*, kind: str = "text", fixer: EngineConfig | None = None) -> list[EngineConfig]:
+    """Exact-only, the cascade without each tier in turn, the full cascade, and the cascade
+    plus a fixer (``fixer``, default :func:`with_fixer` with scripted answers)."""
+    configs = [exact_only(kind=kind)]
     names = DEFAULT_CASCADE.tier_names
     if len(names) > 1:
-        configs.extend(EngineConfig(label=f"-{name}", without=(name,)) for name in names)
-    configs.append(full_cascade())
+        configs.extend(EngineConfig(label=f"-{name}", kind=kind, without=(name,)) for name in names)
+    configs.append(full_cascade(kind=kind))
+    configs.append(fixer or with_fixer())
     return configs
 
 
@@ -306,8 +357,12 @@ def batch_command(label: str, command: Sequence[str]) -> EngineConfig:
 def describe(config: EngineConfig) -> dict[str, Any]:
     """A JSON-friendly record of a configuration (for ``--json`` reports)."""
     record: dict[str, Any] = {"label": config.label, "kind": config.kind}
-    if config.kind == "cascade":
+    if config.kind in ("text", "engine"):
         record["tiers"] = list(config.cascade().tier_names)
+    if config.kind == "engine":
+        record["llm"] = config.llm
+        if config.model:
+            record["model"] = config.model
     if config.command:
         record["command"] = list(config.command)
     return record

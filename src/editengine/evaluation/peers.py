@@ -18,7 +18,7 @@ from editengine.evaluation.scoring import Outcome
 START = "<!-- deviations:start -->"
 END = "<!-- deviations:end -->"
 HEADER = "| case | peer expects | our outcome | reason |\n|---|---|---|---|\n"
-PENDING = "Pending: not recovered yet; revisit when the tolerant tiers land."
+PENDING = "Pending: no reason written yet; explain why we differ, or make the case pass."
 
 _REPO_ROOT = Path(__file__).resolve().parents[3]
 

@@ -3,7 +3,10 @@
 * ``SUCCESS``: the expected file (``expected_content``, or a file containing
   ``expected_contains``, or, with neither given, any reported success); for a case that
   expects a refusal, the file left untouched (a declined edit, or a no-op success that
-  changed nothing).
+  changed nothing). In either case, a reported success that produced exactly
+  ``intended_content``, when the case gives it: the file a careful human would produce,
+  even where a refusal is acceptable (an edit only an LLM can place, whose scripted answer
+  is bad, may still be placed right by the cascade).
 * ``REFUSED``: a change was expected, and the file was left untouched.
 * ``WRONG``: the file changed into anything else. This is the outcome that matters most: an
   agent that is refused can retry, an agent whose file was silently damaged cannot tell.
@@ -61,6 +64,8 @@ def meets_expectation(case: EvalCase, content: str) -> bool:
 
 def score(case: EvalCase, result: CaseResult) -> Outcome:
     after = final_content(case, result)
+    if result.ok and case.intended_content is not None and after == case.intended_content:
+        return Outcome.SUCCESS
     if case.expect == "refuse":
         return Outcome.SUCCESS if after == case.content else Outcome.WRONG
     if result.ok and meets_expectation(case, after):

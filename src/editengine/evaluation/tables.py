@@ -27,6 +27,7 @@ class Tally:
     refused: int = 0
     wrong: int = 0
     fixer_calls: int = 0
+    corrected: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
     cache_hits: int = 0
@@ -43,6 +44,7 @@ class Tally:
             "wrong": self.wrong,
             "success_pct": round(self.success_pct, 2),
             "fixer_calls": self.fixer_calls,
+            "corrected_by_fixer": self.corrected,
             "input_tokens": self.input_tokens,
             "output_tokens": self.output_tokens,
             "cache_hits": self.cache_hits,
@@ -51,11 +53,12 @@ class Tally:
 
 def tally(records: Iterable[CaseRecord]) -> Tally:
     outcomes: Counter[Outcome] = Counter()
-    cases = fixer_calls = input_tokens = output_tokens = cache_hits = 0
+    cases = fixer_calls = corrected = input_tokens = output_tokens = cache_hits = 0
     for record in records:
         cases += 1
         outcomes[record.outcome] += 1
         fixer_calls += record.result.fixer_calls
+        corrected += record.result.corrected_by_fixer
         input_tokens += record.result.input_tokens
         output_tokens += record.result.output_tokens
         cache_hits += record.result.cache_hits
@@ -65,6 +68,7 @@ def tally(records: Iterable[CaseRecord]) -> Tally:
         refused=outcomes[Outcome.REFUSED],
         wrong=outcomes[Outcome.WRONG],
         fixer_calls=fixer_calls,
+        corrected=corrected,
         input_tokens=input_tokens,
         output_tokens=output_tokens,
         cache_hits=cache_hits,
@@ -126,10 +130,11 @@ def summary(run: RunResult) -> dict[str, Any]:
 
 
 def category_table(run: RunResult) -> Table:
-    table = Table(title=f"{run.config.label}: {len(run.records)} cases in {run.wall_s:.2f} s")
+    """Outcomes and fixer cost per category; the TOTAL row ends with the run's wall time."""
+    table = Table(title=f"{run.config.label}: {len(run.records)} cases")
     for column in ("category", "cases", "success", "refused", "wrong", "success %"):
         table.add_column(column, justify="left" if column == "category" else "right")
-    for column in ("fixer calls", "tokens in/out", "cache hits"):
+    for column in ("fixer calls", "fixed", "tokens in/out", "cache hits", "wall s"):
         table.add_column(column, justify="right")
     tallies = by_category(run)
     for name, t in tallies.items():
@@ -143,8 +148,10 @@ def category_table(run: RunResult) -> Table:
             wrong,
             f"{t.success_pct:.1f}",
             str(t.fixer_calls),
+            str(t.corrected),
             f"{t.input_tokens}/{t.output_tokens}",
             str(t.cache_hits),
+            f"{run.wall_s:.2f}" if name == TOTAL else "",
             style=style,
             end_section=name == list(tallies)[-2] if len(tallies) > 1 else False,
         )
@@ -166,27 +173,65 @@ def details_table(run: RunResult) -> Table:
     return table
 
 
-def compare_table(runs: Sequence[RunResult]) -> Table:
-    """Categories as rows, one ``success% (wrong)`` column per configuration."""
-    table = Table(title="compare: success % (wrong) per category")
-    table.add_column("category")
-    table.add_column("cases", justify="right")
-    tallies = [by_category(run) for run in runs]
+def compare_table(runs: Sequence[RunResult], *, baseline: str = "cascade") -> Table:
+    """One row per configuration: totals, cost, and the categories where it differs from
+    ``baseline`` (the run of that label, else the first) — what a tier buys, what it costs."""
+    base = next((run for run in runs if run.config.label == baseline), runs[0])
+    base_tallies = by_category(base)
+    table = Table(title=f"compare: each configuration against {base.config.label}")
+    table.add_column("configuration", no_wrap=True)
+    for column in ("success %", "success", "refused", "wrong", "fixer calls", "wall s"):
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column(f"categories that differ from {base.config.label} (successes, wrong)")
     for run in runs:
-        table.add_column(run.config.label, justify="right")
-    names = list(tallies[0]) if tallies else []
-    for name in names:
-        cells = []
-        for t in tallies:
-            cell = t.get(name, Tally())
-            text = f"{cell.success_pct:.1f}"
-            if cell.wrong:
-                text += f" [red]({cell.wrong})[/red]"
-            cells.append(text)
-        cases = tallies[0][name].cases
-        table.add_row(name, str(cases), *cells, style="bold" if name == TOTAL else None)
-    table.add_row("wall time (s)", "", *(f"{run.wall_s:.2f}" for run in runs), style="dim")
+        tallies = by_category(run)
+        total = tallies[TOTAL]
+        wrong = f"[red]{total.wrong}[/red]" if total.wrong else "0"
+        table.add_row(
+            run.config.label,
+            f"{total.success_pct:.1f}",
+            str(total.success),
+            str(total.refused),
+            wrong,
+            str(total.fixer_calls),
+            f"{run.wall_s:.2f}",
+            "" if run is base else _differences(base_tallies, tallies),
+            style="bold" if run is base else None,
+        )
     return table
+
+
+def _differences(base: dict[str, Tally], other: dict[str, Tally]) -> str:
+    changes = []
+    for name, theirs in other.items():
+        ours = base.get(name, Tally())
+        if name == TOTAL or (ours.success, ours.wrong) == (theirs.success, theirs.wrong):
+            continue
+        text = f"{name} {ours.success}→{theirs.success}"
+        if theirs.wrong != ours.wrong:
+            text += f" ([red]{theirs.wrong} wrong[/red])" if theirs.wrong else " (0 wrong)"
+        changes.append(text)
+    return ", ".join(changes) if changes else "none"
+
+
+def compare_summary(runs: Sequence[RunResult]) -> dict[str, Any]:
+    """The compare table as data: per category, each configuration's success % and WRONG."""
+    tallies = [by_category(run) for run in runs]
+    names = list(tallies[0]) if tallies else []
+    return {
+        "labels": [run.config.label for run in runs],
+        "categories": {
+            name: {
+                run.config.label: {
+                    "success_pct": round(t.get(name, Tally()).success_pct, 2),
+                    "wrong": t.get(name, Tally()).wrong,
+                }
+                for run, t in zip(runs, tallies, strict=True)
+            }
+            for name in names
+        },
+        "wall_s": {run.config.label: round(run.wall_s, 3) for run in runs},
+    }
 
 
 def failure_report(run: RunResult, limit: int, *, context: int = 2, max_lines: int = 60) -> str:
@@ -203,8 +248,13 @@ def failure_report(run: RunResult, limit: int, *, context: int = 2, max_lines: i
         lines = [head]
         if case.notes:
             lines.append(f"    notes: {case.notes}")
+        if case.intended_content is not None:
+            lines.append("    the case's intended_content would also have been a success")
         if result.error and not result.ok:
-            lines.append("    error: " + result.error.splitlines()[0])
+            error_lines = result.error.splitlines()
+            lines.append("    error: " + error_lines[0])
+            # Why a fixer's answer was not used is the line that matters on LLM cases.
+            lines.extend(f"    {line}" for line in error_lines[1:] if "LLM fixer" in line)
         expected = case.expected_content if case.expect == "success" else case.content
         if expected is None:
             lines.append(f"    expected the file to contain: {case.expected_contains!r}")
