@@ -204,6 +204,19 @@ def test_far_away_and_unlike_old_string_is_not():
     assert answer is not None and "lines 400-401" in answer and "lines 10-14" in answer
 
 
+def test_a_region_clearly_more_like_old_string_outranks_a_farther_one():
+    better, worse = Region(40, 41, 0.95), Region(10, 11, 0.8)
+    # Near a closest region that is clearly worse than the best one: not enough on its own.
+    passed_over = verdict(closest=(better, worse), search="x = compute(0)\n", replace="x = 1\n")
+    assert passed_over is not None and "lines 40-41" in passed_over
+    # Like old_string, but less like it than the best region by more than the margin.
+    answer = verdict(spans=(Region(400, 401),), closest=(Region(40, 41, 0.99),))
+    assert answer is not None and "lines 40-41 is 99% similar" in answer
+    # Within the margin, either region may be the one the agent meant.
+    assert verdict(closest=(Region(40, 41, 0.82), worse)) is None
+    assert verdict(guard=RelatednessGuard(closer_margin=1.0), closest=(better, worse)) is None
+
+
 def test_without_closest_regions_only_similarity_counts():
     assert verdict(closest=()) is None
     assert verdict(closest=(), search="x = compute(0)\n") is not None
@@ -231,7 +244,12 @@ def test_the_replacement_must_do_what_new_string_does(new, replace, related):
 
 @pytest.mark.parametrize(
     "options",
-    [{"near_lines": -1}, {"min_search_similarity": 1.5}, {"min_replace_similarity": -0.1}],
+    [
+        {"near_lines": -1},
+        {"min_search_similarity": 1.5},
+        {"min_replace_similarity": -0.1},
+        {"closer_margin": 2.0},
+    ],
 )
 def test_bad_settings_are_refused(options):
     with pytest.raises(BadRequest):

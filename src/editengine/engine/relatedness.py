@@ -8,8 +8,12 @@ correction with what the agent asked for.
 A correction is accepted only when both hold:
 
 1. **Where**: its match lies in or within ``near_lines`` lines of one of the regions the
-   cascade found most like old_string (``NoMatch.closest``), *or* its search text is at
-   least ``min_search_similarity`` similar to old_string (whitespace-normalised).
+   cascade found most like old_string (``NoMatch.closest``, those no more than
+   ``closer_margin`` less similar than the best), *or* its search text is at
+   least ``min_search_similarity`` similar to old_string (whitespace-normalised) and not
+   clearly less like it (by more than ``closer_margin``) than the region the cascade found
+   most like it: a correction that passes over a better-matching region for a worse one
+   points elsewhere.
 2. **What**: its replacement does what new_string does. Deliberately lenient: refused are a
    replacement that deletes the matched block when new_string is not empty, a replacement
    that adds text when new_string is empty (the agent asked for a deletion), and a
@@ -46,11 +50,12 @@ class RelatednessGuard:
     near_lines: int = 3
     min_search_similarity: float = 0.6
     min_replace_similarity: float = 0.4
+    closer_margin: float = 0.05
 
     def __post_init__(self) -> None:
         if self.near_lines < 0:
             raise BadRequest(f"RelatednessGuard: near_lines must be >= 0 (got {self.near_lines}).")
-        for name in ("min_search_similarity", "min_replace_similarity"):
+        for name in ("min_search_similarity", "min_replace_similarity", "closer_margin"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise BadRequest(f"RelatednessGuard: {name} must be in [0, 1] (got {value!r}).")
@@ -77,12 +82,23 @@ class RelatednessGuard:
     def _placement_problem(
         self, old: str, search: str, spans: Sequence[Region], closest: Sequence[Region]
     ) -> str | None:
-        if spans and closest and all(self._near_any(span, closest) for span in spans):
+        best = max(closest, key=lambda region: region.similarity, default=None)
+        contenders = [
+            region
+            for region in closest
+            if best is not None and region.similarity >= best.similarity - self.closer_margin
+        ]
+        if spans and contenders and all(self._near_any(span, contenders) for span in spans):
             return None
         similarity = search_similarity(old, search)
-        if similarity >= self.min_search_similarity:
-            return None
         where = ", ".join(_lines(span) for span in spans) or "a place it does not say"
+        if similarity >= self.min_search_similarity:
+            if best is None or similarity >= best.similarity - self.closer_margin:
+                return None
+            return (
+                f"it pointed elsewhere: its search text at {where} is {similarity:.0%} similar "
+                f"to old_string, while {_lines(best)} is {best.similarity:.0%} similar"
+            )
         nearest = ", ".join(_lines(region) for region in closest)
         away = f", away from where old_string most nearly is ({nearest})," if nearest else ""
         return (
