@@ -292,3 +292,24 @@ def test_a_misquoted_indentation_is_not_copied_into_the_edit():
     new = "def f():\n    if ready:\n      strt(now=True)\n        wait()"
     result = edit_text(content, old, new)
     assert result.new_content == content.replace("start()", "start(now=True)")
+
+
+SPACED = "".join(f"def f{n}(x):\n    if x:\n        return {n}\n    return 0\n\n" for n in range(40))
+
+
+def test_a_tab_indented_region_in_a_file_of_spaces_stays_tab_indented():
+    region = "function g() {\n\tif (ok) {\n\t\tbody: 1,\n\t}\n}\n"
+    content = SPACED + region + SPACED
+    old = "if (ok) {\n\tbody: 1,"  # the common indentation stripped
+    new = "if (ok) {\n\tbody_value: 1,"
+    result = edit_text(content, old, new)
+    assert result.strategy == "line_trimmed"
+    assert result.new_content == content.replace("\t\tbody: 1,", "\t\tbody_value: 1,")
+
+
+def test_a_space_indented_region_in_a_file_of_tabs_stays_space_indented():
+    tabbed = SPACED.replace("        ", "\t\t").replace("    ", "\t")
+    region = "def g(x):\n  if x:\n    y = 1\n  return y\n"
+    content = tabbed + region + tabbed
+    result = edit_text(content, "if x:\n  y = 1", "if x:\n  y = 2\n  z = 3")
+    assert result.new_content == content.replace("    y = 1\n", "    y = 2\n    z = 3\n")

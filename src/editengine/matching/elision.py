@@ -216,7 +216,9 @@ class _ElisionMatch:
             for line in self.view.lines[start : start + len(segment)]
         ]
         real_new = [line for line in new_lines if not is_marker(line)]
-        style = self.view.indent_near(self.chain[0])
+        style = self.view.indent_of_block(
+            self.chain[0], self.chain[-1] + len(self.segments[-1]) - self.chain[0]
+        )
         aligned = iter(realign_lines(old_real, file_real, real_new, strip_key, style))
         out: list[str] = []
         for index, line in enumerate(new_lines):
@@ -240,7 +242,7 @@ class _ElisionMatch:
         first = self.chain[0]
         last = self.chain[-1] + len(self.segments[-1])
         region_file = self.view.lines[first:last]
-        style = self.view.indent_near(first)
+        style = self.view.indent_of_block(first, last - first)
         return "\n".join(realign_lines(region_old, region_file, new_lines, strip_key, style))
 
 

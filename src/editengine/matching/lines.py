@@ -103,6 +103,26 @@ class LineView:
         """How the file indents around line ``number``."""
         return IndentStyle.of(self.lines[max(0, number - radius) : number + radius])
 
+    def indent_of_block(self, first: int, count: int, radius: int = 300) -> IndentStyle:
+        """How the file indents lines ``[first, first + count)``.
+
+        The neighbourhood decides the level width, but the lines' own character wins: a
+        tab-indented function pasted into a file of spaces (or the reverse) is written
+        the way it already is, not the way the rest of the file is.
+        """
+        near = self.indent_near(first, radius)
+        leads = [line[0] for line in self.lines[first : first + count] if line[:1] in (" ", "\t")]
+        tabs = leads.count("\t")
+        spaces = len(leads) - tabs
+        if tabs > spaces and not near.uses_tabs:
+            return IndentStyle(True, 1)
+        if spaces > tabs and near.uses_tabs:
+            around = self.lines[max(0, first - radius) : first + radius]
+            return IndentStyle.of(
+                [line for line in around if line.startswith(" ")], fallback=IndentStyle(False, 4)
+            )
+        return near
+
 
 @lru_cache(maxsize=4)
 def line_view(text: str) -> LineView:
@@ -279,7 +299,7 @@ class LineBlock:
             self.file_lines,
             new_lines,
             self.key,
-            self.view.indent_near(self.first),
+            self.view.indent_of_block(self.first, self.count),
             self.fix_line,
         )
         text = "\n".join(aligned)
