@@ -294,7 +294,9 @@ def test_a_misquoted_indentation_is_not_copied_into_the_edit():
     assert result.new_content == content.replace("start()", "start(now=True)")
 
 
-SPACED = "".join(f"def f{n}(x):\n    if x:\n        return {n}\n    return 0\n\n" for n in range(40))
+SPACED = "".join(
+    f"def f{n}(x):\n    if x:\n        return {n}\n    return 0\n\n" for n in range(40)
+)
 
 
 def test_a_tab_indented_region_in_a_file_of_spaces_stays_tab_indented():

@@ -74,7 +74,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--show-failures", type=int, default=0, metavar="N", help="print N failures with diffs"
     )
     parser.add_argument(
-        "--min-success", type=float, default=0.0, metavar="PCT", help="exit 1 under this success %"
+        "--min-success", type=float, default=0.0, metavar="PCT", help="exit 1 under this success %%"
     )
     parser.add_argument(
         "--executor",
