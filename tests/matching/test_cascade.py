@@ -315,3 +315,26 @@ def test_a_space_indented_region_in_a_file_of_tabs_stays_space_indented():
     content = tabbed + region + tabbed
     result = edit_text(content, "if x:\n  y = 1", "if x:\n  y = 2\n  z = 3")
     assert result.new_content == content.replace("    y = 1\n", "    y = 2\n    z = 3\n")
+
+
+class TestFirstLineLostItsIndent:
+    CONTENT = "class A:\n    def f(self):\n        if x:\n            y()\n        return x\n"
+
+    def test_new_written_from_column_0_moves_as_a_whole(self):
+        old = "def f(self):  \n        if x:\n            y()"  # trailing spaces: not exact
+        new = "def f(self):\n    if x:\n        y(1)"
+        result = edit_text(self.CONTENT, old, new)
+        assert result.new_content == self.CONTENT.replace("y()", "y(1)")
+
+    def test_new_in_the_quote_s_own_frame_moves_only_its_first_line(self):
+        old = "def f(self):  \n        if x:\n            y()"
+        new = "def f(self):\n        if x:\n            y(1)"
+        result = edit_text(self.CONTENT, old, new)
+        assert result.new_content == self.CONTENT.replace("y()", "y(1)")
+
+    def test_a_respaced_header_with_a_body_from_column_0(self):
+        content = "\n  function oldFunc() {\n    // some code\n  }"
+        old = "function  oldFunc() {\n    // some code\n  }"
+        new = "function newFunc() {\n  // new code\n}"
+        result = edit_text(content, old, new)
+        assert result.new_content == "\n  function newFunc() {\n    // new code\n  }"

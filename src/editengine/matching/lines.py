@@ -348,6 +348,11 @@ def realign_lines(
     new_in_file_frame = _new_is_in_file_frame(
         old_lines, file_lines, new_lines, equal_pairs, model_levels, file_levels, common
     )
+    whole = _first_line_lost_its_indent(
+        old_lines, file_lines, new_lines, pairing, model_levels, file_levels
+    )
+    if whole is not None:
+        shifts, common, new_in_file_frame = _Shifts(), whole, False
     out: list[str] = []
     for index, line in enumerate(new_lines):
         if not line.strip():
@@ -457,6 +462,43 @@ class Correspondence:
 
 def _close(a: float, b: float) -> bool:
     return abs(a - b) < 1e-6
+
+
+def _first_line_lost_its_indent(
+    old_lines: Sequence[str],
+    file_lines: Sequence[str],
+    new_lines: Sequence[str],
+    pairing: Correspondence,
+    model_levels: Callable[[str], float],
+    file_levels: Callable[[str], float],
+) -> float | None:
+    """The file's depth for old_string's first line, when new_string moves as a whole by it.
+
+    A quote copied from the middle of a line often loses the first line's indentation
+    only: ``def f():`` at column 0, the body at the file's depth. When new_string starts at
+    column 0 too and every later line it keeps or rewrites sits exactly that much shallower
+    than its old line, new_string was written in one consistent frame from column 0, and
+    moving only its first line would leave the body shallower than its header.
+    """
+    if not (old_lines and new_lines and old_lines[0].strip() and file_lines[0].strip()):
+        return None
+    depth = file_levels(file_lines[0])
+    if _close(depth, 0.0) or not new_lines[0].strip():
+        return None
+    if not (_close(model_levels(old_lines[0]), 0.0) and _close(model_levels(new_lines[0]), 0.0)):
+        return None
+    later = [(o, f) for o, f in zip(old_lines[1:], file_lines[1:]) if o.strip() and f.strip()]
+    if not later or not all(_close(model_levels(o), file_levels(f)) for o, f in later):
+        return None
+    stands_for = {**pairing.rewritten, **pairing.kept}
+    pairs = [
+        (new_lines[n], old_lines[o])
+        for n, o in stands_for.items()
+        if n > 0 and o > 0 and new_lines[n].strip() and old_lines[o].strip()
+    ]
+    if pairs and all(_close(model_levels(n) + depth, model_levels(o)) for n, o in pairs):
+        return depth
+    return None
 
 
 def _new_is_in_file_frame(
