@@ -11,7 +11,7 @@ __version__ = "0.1.0"
 
 from editengine.cascade import DEFAULT_CASCADE, Cascade, edit_text
 from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
-from editengine.engine import EditEngine
+from editengine.engine import EditEngine, RelatednessGuard
 from editengine.errors import (
     AmbiguousMatch,
     BadRequest,
@@ -94,6 +94,7 @@ __all__ = [
     "ProviderReply",
     "ReadTracker",
     "Region",
+    "RelatednessGuard",
     "ReplayProvider",
     "ScriptedProvider",
     "StaleFile",

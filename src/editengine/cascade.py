@@ -273,6 +273,15 @@ class _Pass:
         overlapping = any(b.start < a.end for a, b in pairwise(found))
         if len(found) == wanted and not overlapping:
             return found
+        verbatim = [match for match in found if match.verbatim]
+        if (
+            not every
+            and len(found) > wanted == len(verbatim)
+            and not any(b.start < a.end for a, b in pairwise(verbatim))
+        ):
+            # The places quoted as they are, indentation and all, are the ones meant: the
+            # others differ from the quote in more than what the tier forgives.
+            return verbatim
         self.trace.append(run.attempt("ambiguous", len(found)))
         regions, trace = self._regions(found), tuple(self.trace)
         if expected is None or overlapping:

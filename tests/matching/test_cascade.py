@@ -338,3 +338,30 @@ class TestFirstLineLostItsIndent:
         new = "function newFunc() {\n  // new code\n}"
         result = edit_text(content, old, new)
         assert result.new_content == "\n  function newFunc() {\n    // new code\n  }"
+
+
+class TestVerbatimAmongElidedCandidates:
+    BLOCK = "if (err) {{\n{i}  log();\n{i}  retry();\n{i}}}\n"
+    CONTENT = "void f() {\n" + BLOCK.format(i="  ").replace("if", "  if", 1) + "}\n"
+    CONTENT += "void g() {\n  while (1) {\n"
+    CONTENT += "".join("    " + line + "\n" for line in BLOCK.format(i="").splitlines())
+    CONTENT += "  }\n}\n"
+    OLD = "    if (err) {\n      // ...\n      retry();\n    }"  # the depth of g's copy
+    NEW = "    if (err) {\n      // ...\n      retry(3);\n    }"
+
+    def test_the_copy_quoted_at_its_own_depth_is_the_one_meant(self):
+        result = edit_text(self.CONTENT, self.OLD, self.NEW)
+        assert result.strategy == "elision"
+        assert [span.start_line for span in result.spans] == [9]
+        assert result.new_content.count("retry(3);") == 1
+        assert "      retry(3);\n    }\n  }\n}\n" in result.new_content
+
+    def test_quoted_at_neither_depth_it_stays_ambiguous(self):
+        deeper = "\n".join("  " + line for line in self.OLD.split("\n"))
+        with pytest.raises(AmbiguousMatch) as info:
+            edit_text(self.CONTENT, deeper, self.NEW)
+        assert [c.start_line for c in info.value.candidates] == [2, 9]
+
+    def test_replace_all_still_edits_every_copy(self):
+        result = edit_text(self.CONTENT, self.OLD, self.NEW, replace_all=True)
+        assert result.replacements == 2 and result.new_content.count("retry(3);") == 2

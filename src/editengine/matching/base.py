@@ -13,12 +13,17 @@ class Match:
 
     ``rewrite`` turns the caller's new_string into the text to write at this span
     (re-indented, unescaped, elisions expanded...); ``None`` writes new_string verbatim.
+    ``verbatim``: every line old_string quoted is here as quoted, indentation included —
+    what the exact tier would have found but for something the tier forgives (an elision
+    marker). When a tier finds too many places and exactly the wanted number of them are
+    verbatim, the cascade takes those.
     """
 
     start: int
     end: int
     similarity: float = 1.0
     rewrite: Callable[[str], str] | None = None
+    verbatim: bool = False
 
 
 @runtime_checkable

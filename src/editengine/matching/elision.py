@@ -185,7 +185,15 @@ class _ElisionMatch:
             text = self.expand(new[:-1] if new.endswith("\n") else new)
             return text + "\n" if eats_newline or new.endswith("\n") else text
 
-        return Match(start, end, 1.0, rewrite)
+        return Match(start, end, 1.0, rewrite, verbatim=self.verbatim())
+
+    def verbatim(self) -> bool:
+        """Every quoted line is the file's, indentation included (line ends aside)."""
+        return all(
+            line.rstrip() == self.view.lines[start + offset].rstrip()
+            for start, segment in zip(self.chain, self.segments)
+            for offset, line in enumerate(segment)
+        )
 
     def gaps(self) -> list[list[str]]:
         """The file lines each interior marker of old_string stood for."""
