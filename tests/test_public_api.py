@@ -15,8 +15,8 @@ EXPECTED = {
     "InvalidCorrection", "JsonlSink", "LLMFixer", "Match", "MatchError", "MemorySink",
     "MultiEditFailed", "NoMatch", "NotAFile", "OpenAIProvider", "PathOutsideWorkspace",
     "Provider", "ProviderConfigError", "ProviderError", "ProviderReply", "ReadTracker", "Region",
-    "RelatednessGuard", "ReplayProvider", "ScriptedProvider", "StaleFile", "Telemetry", "TextEdit", "Tier",
-    "TierAttempt", "UnmatchedElision", "UnsupportedEncoding", "WriteFailed", "__version__",
+    "RelatednessGuard", "ReplayProvider", "ScriptedProvider", "StaleFile", "Telemetry",
+    "TextEdit", "Tier", "TierAttempt", "UnmatchedElision", "UnsupportedEncoding", "WriteFailed", "__version__",
     "default_tiers", "edit_text", "make_fixer",
 }  # fmt: skip
 
