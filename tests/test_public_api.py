@@ -16,8 +16,8 @@ EXPECTED = {
     "MultiEditFailed", "NoMatch", "NotAFile", "OpenAIProvider", "PathOutsideWorkspace",
     "Provider", "ProviderConfigError", "ProviderError", "ProviderReply", "ReadTracker", "Region",
     "RelatednessGuard", "ReplayProvider", "ScriptedProvider", "StaleFile", "Telemetry",
-    "TextEdit", "Tier", "TierAttempt", "UnmatchedElision", "UnsupportedEncoding", "WriteFailed", "__version__",
-    "default_tiers", "edit_text", "make_fixer",
+    "TextEdit", "Tier", "TierAttempt", "UnmatchedElision", "UnsupportedEncoding", "WriteFailed",
+    "__version__", "default_tiers", "edit_text", "make_fixer",
 }  # fmt: skip
 
 
