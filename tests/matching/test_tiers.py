@@ -261,6 +261,18 @@ class TestTypoCarrying:
         out = apply(self.content, match, new)
         assert out == self.content.replace("'empty'", "'empty file'")
 
+    def test_a_line_inserted_before_the_edited_misquote_does_not_take_its_fix(self):
+        old = self.content.replace("read_all", "raed_all").rstrip("\n")
+        new = old.replace(
+            "    data = raed_all(self.path)",
+            "    log('loading')\n    data = raed_all(self.path, 1)",
+        )
+        (match,) = BlockAnchorTier().find(self.content, old)
+        assert apply(self.content, match, new) == self.content.replace(
+            "    data = read_all(self.path)",
+            "    log('loading')\n    data = read_all(self.path, 1)",
+        )
+
     def test_a_misquote_that_cannot_be_carried_makes_the_tier_step_back(self):
         from editengine.matching.base import DoubtfulMatch
 

@@ -17,6 +17,8 @@ from functools import cached_property, lru_cache
 from itertools import accumulate
 from operator import add
 
+from rapidfuzz.distance import Indel
+
 from editengine.matching.base import Match
 from editengine.text import indent_width, leading_whitespace
 
@@ -453,11 +455,35 @@ class Correspondence:
                         kept[j] = counterpart[j]
                 elif tag == "replace":
                     counterpart[j] = min(i1 + (j - j1), i2 - 1)
-                    if j - j1 < i2 - i1:
+                    if i2 - i1 == j2 - j1:
                         rewritten[j] = counterpart[j]
                 else:  # insert: follow the line before it, or the first line
                     counterpart[j] = max(i1 - 1, 0)
+            if tag == "replace" and i2 - i1 != j2 - j1:
+                # Lines were added or dropped as well as rewritten: pair by likeness, not by
+                # position, or a line inserted before a rewrite would take its old line.
+                for j, i in _pair_by_likeness(old_keys[i1:i2], new_keys[j1:j2]):
+                    rewritten[j1 + j] = i1 + i
         return cls(kept, rewritten, counterpart)
+
+
+def _pair_by_likeness(old_keys: Sequence[str], new_keys: Sequence[str]) -> list[tuple[int, int]]:
+    """(new, old) index pairs, in order, of lines at least 60% alike (best first-come)."""
+    pairs: list[tuple[int, int]] = []
+    start = 0
+    for j, new_key in enumerate(new_keys):
+        if not new_key:
+            continue
+        scored = [
+            (Indel.normalized_similarity(old_keys[i], new_key), -i, i)
+            for i in range(start, len(old_keys))
+            if old_keys[i]
+        ]
+        best = max(scored, default=None)
+        if best is not None and best[0] >= 0.6:
+            pairs.append((j, best[2]))
+            start = best[2] + 1
+    return pairs
 
 
 def _close(a: float, b: float) -> bool:
