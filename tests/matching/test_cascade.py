@@ -365,3 +365,11 @@ class TestVerbatimAmongElidedCandidates:
     def test_replace_all_still_edits_every_copy(self):
         result = edit_text(self.CONTENT, self.OLD, self.NEW, replace_all=True)
         assert result.replacements == 2 and result.new_content.count("retry(3);") == 2
+
+
+def test_a_rewritten_line_keeps_the_file_s_tab_and_alignment_spaces():
+    content = "func f() {\n\tx := call(a,\n\t     b)\n\treturn x\n}\n"
+    old = "    x := call(a,\n         b)\n    return x"  # tabs quoted as spaces
+    new = "    x := call(a,\n         b, c)\n    return x"
+    result = edit_text(content, old, new)
+    assert result.new_content == content.replace("\t     b)", "\t     b, c)")

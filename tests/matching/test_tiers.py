@@ -128,6 +128,17 @@ class TestUnicodePunctuation:
     def test_no_typography_anywhere(self):
         assert UnicodePunctuationTier().find("a-b", "a-c") == []
 
+    def test_an_em_dash_and_ellipsis_the_file_spells_in_ascii(self):
+        content = "  # wait -- then retry...\n  retry()\n"
+        old = "# wait — then retry…\nretry()"
+        (match,) = UnicodePunctuationTier().find(content, old)
+        out = apply(content, match, "# wait — then retry twice…\nretry(2)")
+        assert out == "  # wait -- then retry twice...\n  retry(2)\n"
+
+    def test_a_file_that_uses_the_em_dash_is_not_read_as_spelling_it(self):
+        content = 'x = "—"\ny = "--"\n'
+        assert UnicodePunctuationTier().find(content, 'x = "—"\ny = "—"') == []
+
 
 class TestWhitespace:
     def test_spacing_inside_a_line(self):

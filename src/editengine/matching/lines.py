@@ -396,6 +396,15 @@ def realign_lines(
         if shift == 0 and model_style == file_style:
             out.append(line)  # nothing to move: keep its whitespace as written, tabs and all
             continue
+        if rewritten_from is not None:
+            source_ws = leading_whitespace(file_lines[rewritten_from])
+            if leading_whitespace(new_lines[index]) == leading_whitespace(
+                old_lines[rewritten_from]
+            ) and _close(file_style.levels(source_ws), target):
+                # A rewrite at its line's own depth takes that line's whitespace byte for
+                # byte: a tab followed by alignment spaces is not re-rendered as two tabs.
+                out.append(source_ws + line.lstrip(" \t"))
+                continue
         out.append(file_style.render(target) + line.lstrip(" \t"))
     return out
 

@@ -19,14 +19,32 @@ class UnicodePunctuationTier:
 
     Both texts are compared with ASCII punctuation (offsets are unchanged: every mapping is
     one character to one). Typographic characters the model typed but the file never uses
-    are turned back into ASCII in new_string too.
+    are turned back into ASCII in new_string too. When that finds nothing, an em dash or
+    ellipsis the file never uses is read as ``--`` or ``...`` and the search runs again.
     """
 
     name: ClassVar[str] = "unicode_punctuation"
     fuzzy: ClassVar[bool] = False
 
     def find(self, content: str, old: str) -> list[Match]:
-        if not (has_typographic_punctuation(old) or has_typographic_punctuation(content)):
+        found = self._find_one_for_one(content, old)
+        if found:
+            return found
+        spelled = {char: ascii for char, ascii in SPELLED_OUT.items() if char in old}
+        spelled = {char: ascii for char, ascii in spelled.items() if char not in content}
+        if not spelled:
+            return []
+        # An em dash or ellipsis the file writes as ``--`` or ``...``: offsets move, so the
+        # quote is spelled out first and searched again, and new_string is spelled alike.
+        table = str.maketrans(spelled)
+        return [
+            _spelled_alike(match, table)
+            for match in self._find_one_for_one(content, old.translate(table), spelled=True)
+        ]
+
+    def _find_one_for_one(self, content: str, old: str, *, spelled: bool = False) -> list[Match]:
+        typographic = has_typographic_punctuation(old) or has_typographic_punctuation(content)
+        if not (typographic or spelled):
             return []
         foreign = {
             char: ascii_punctuation(char)
@@ -59,6 +77,20 @@ class UnicodePunctuationTier:
         return line_block_matches(
             content, old, key=_punctuation_key, transform_new=transform, fix_line=_fix_line
         )
+
+
+# Typographic characters that ASCII text writes with more than one character.
+SPELLED_OUT = {"\u2014": "--", "\u2026": "..."}
+
+
+def _spelled_alike(match: Match, table: dict[int, str]) -> Match:
+    inner = match.rewrite
+
+    def rewrite(new: str) -> str:
+        spelled = new.translate(table)
+        return inner(spelled) if inner else spelled
+
+    return Match(match.start, match.end, match.similarity, rewrite, match.verbatim)
 
 
 def _fix_line(new_line: str, old_line: str, file_line: str) -> str:
