@@ -14,6 +14,7 @@ from editengine.matching import (
     UnicodePunctuationTier,
     WhitespaceTier,
 )
+from editengine.matching.anchor import merge3
 from editengine.matching.base import Match
 
 
@@ -313,3 +314,19 @@ class TestElisionDetails:
         content = "steps:\n  - a\nother:\n  x\nsteps:\n  - a\n  - b\nend\n"
         (match,) = ElisionTier().find(content, "steps:\n  - a\n  # ...\nend")
         assert content[: match.start].count("\n") == 4
+
+
+class TestMerge3:
+    @pytest.mark.parametrize(
+        ("base", "ours", "theirs", "merged"),
+        [
+            ("retrun x", "return x", "retrun y", "return y"),  # the typo repeated: fixed
+            ("x = lenngth(a)", "x = length(a)", "y = lenngth(a)", "y = length(a)"),
+            # The rewrite fixed the typo itself: the fix is not applied a second time.
+            ("x = lenngth(a)", "x = length(a)", "y = length(a)", "y = length(a)"),
+            ("lenngth", "length", "length", "length"),
+            ("foo(a,, b)", "foo(a, b)", "foo(a,, b, c)", "foo(a, b, c)"),
+        ],
+    )
+    def test_merges(self, base, ours, theirs, merged):
+        assert merge3(base, ours, theirs) == merged

@@ -132,8 +132,13 @@ def merge3(base: str, ours: str, theirs: str) -> str | None:
 
     A change both sides made alike is applied once; where ``theirs`` rewrote a stretch that
     holds all of one of ``ours``' changes, ``theirs`` wins (the edit replaced those
-    characters anyway). Any other overlap is a conflict.
+    characters anyway). Any other overlap is a conflict. When ``ours`` lies on a shortest
+    edit path from ``base`` to ``theirs``, ``theirs`` already made ``ours``' changes (the
+    model fixed its own typo in the rewrite) and is the answer: diffing it again could align
+    the same fix at another offset and apply it twice.
     """
+    if Indel.distance(base, ours) + Indel.distance(ours, theirs) == Indel.distance(base, theirs):
+        return theirs
     our_hunks = _hunks(base, ours)
     their_hunks = [hunk for hunk in _hunks(base, theirs) if hunk not in our_hunks]
     kept_ours = []
