@@ -399,4 +399,4 @@ def test_the_request_carries_the_time_left(backend, httpx2_mock, make_engine, wr
 
     sent = route.calls[0].request
     assert 0 < sent.extensions["timeout"]["read"] <= 2.0
-    assert json.loads(sent.content)["model"] == backend.model
+    assert json.loads(sent.content)["model"] == backend.default_model

@@ -7,8 +7,6 @@ ambiguity, no match, the fixer (success, timeout, cache hit), dry runs and multi
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,65 +20,8 @@ from editengine.fixer import LLMFixer
 from editengine.providers import CallbackProvider, ScriptedProvider
 from editengine.telemetry import JsonlSink, MemorySink, Telemetry
 
+from ..telemetry.test_events import FIELDS
 from .conftest import BILLING, BILLING_FIXED, GOOD_ANSWER, INSTRUCTION, WRONG_NEW, WRONG_OLD
-
-COMMON = {"event", "v", "ts", "edit_id", "engine_version"}
-FIELDS = {
-    "edit.started": COMMON
-    | {
-        "operation",
-        "dry_run",
-        "match_mode",
-        "replace_all",
-        "instruction_given",
-        "old_chars",
-        "new_chars",
-        "path_sha256",
-    },
-    "tier.tried": COMMON
-    | {
-        "tier",
-        "outcome",
-        "candidates",
-        "best_similarity",
-        "elapsed_ms",
-        "pass",
-        "position",
-        "threshold",
-    },
-    "fixer.called": COMMON
-    | {
-        "provider",
-        "model",
-        "outcome",
-        "latency_ms",
-        "input_tokens",
-        "output_tokens",
-        "cache_hit",
-        "windowed",
-        "prompt_chars",
-        "deadline_ms",
-    },
-    "edit.finished": COMMON
-    | {
-        "outcome",
-        "error_code",
-        "strategy",
-        "replacements",
-        "duration_ms",
-        "file_lines",
-        "file_bytes",
-        "dry_run",
-        "operation",
-        "match_mode",
-        "instruction_given",
-        "tiers_tried",
-        "tier_ms",
-        "fixer_outcome",
-        "corrected_by_fixer",
-        "path_sha256",
-    },
-}
 
 # A one-character typo ("exprss") in one line of a four-line block: block_anchor's case.
 SHIPPING = """def shipping_cost(order):
@@ -129,13 +70,6 @@ def recorder(workspace, tmp_path):
         return Recorder(workspace, tmp_path, **options)
 
     return make
-
-
-@pytest.fixture
-def release() -> Iterator[threading.Event]:
-    event = threading.Event()
-    yield event
-    event.set()
 
 
 def check_fields(events: list[dict]) -> None:

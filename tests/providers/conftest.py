@@ -6,18 +6,10 @@ intercepts httpx2, which the current openai and anthropic SDKs send requests thr
 
 from __future__ import annotations
 
-import json
-import threading
-from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
-
-import httpx
 import pytest
 
 from editengine.errors import NoMatch, Region
 from editengine.fixer import FixRequest
-from editengine.providers import AnthropicProvider, OpenAIProvider
 
 GOOD_ANSWER = {
     "search": "    return a - b",
@@ -27,102 +19,6 @@ GOOD_ANSWER = {
 }
 
 FILE_TEXT = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b + 0\n"
-
-
-@dataclass(frozen=True)
-class Backend:
-    """How one SDK provider looks on the wire."""
-
-    name: str
-    url: str
-    env_var: str
-    default_model: str
-
-    def provider(self, **options: Any) -> OpenAIProvider | AnthropicProvider:
-        options.setdefault("api_key", "test-key")
-        cls = OpenAIProvider if self.name == "openai" else AnthropicProvider
-        return cls(self.default_model, **options)
-
-    def answer(self, data: dict[str, Any] | str, **extra: Any) -> httpx.Response:
-        """A 200 response whose model answer is ``data`` (a str is sent as-is)."""
-        if self.name == "openai":
-            content = data if isinstance(data, str) else json.dumps(data)
-            body = {
-                "id": "chatcmpl-1",
-                "object": "chat.completion",
-                "created": 1,
-                "model": self.default_model,
-                "choices": [
-                    {
-                        "index": 0,
-                        "finish_reason": extra.get("finish_reason", "stop"),
-                        "message": {"role": "assistant", "content": content},
-                    }
-                ],
-                "usage": {"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150},
-            }
-        else:
-            body = {
-                "id": "msg_1",
-                "type": "message",
-                "role": "assistant",
-                "model": self.default_model,
-                "stop_reason": extra.get("stop_reason", "tool_use"),
-                "stop_sequence": None,
-                "content": [
-                    {
-                        "type": "tool_use",
-                        "id": "toolu_1",
-                        "name": "submit_correction",
-                        "input": data,
-                    }
-                ],
-                "usage": {"input_tokens": 120, "output_tokens": 30},
-            }
-        return httpx.Response(200, json=body)
-
-    def error(self, status: int) -> httpx.Response:
-        if self.name == "openai":
-            body = {"error": {"message": f"status {status}", "type": "server_error"}}
-        else:
-            body = {"type": "error", "error": {"type": "api_error", "message": f"status {status}"}}
-        return httpx.Response(status, json=body)
-
-    def prompt_sent(self, request: httpx.Request) -> tuple[str, str]:
-        """(system, user) as the provider put them on the wire."""
-        body = json.loads(request.content)
-        if self.name == "openai":
-            messages = {message["role"]: message["content"] for message in body["messages"]}
-            return messages["system"], messages["user"]
-        return body["system"], body["messages"][0]["content"]
-
-
-BACKENDS = {
-    "openai": Backend(
-        "openai",
-        "https://api.openai.com/v1/chat/completions",
-        "OPENAI_API_KEY",
-        "gpt-4.1-mini",
-    ),
-    "anthropic": Backend(
-        "anthropic",
-        "https://api.anthropic.com/v1/messages",
-        "ANTHROPIC_API_KEY",
-        "claude-haiku-4-5",
-    ),
-}
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    # pytest-httpx2 reads this marker but its entry point does not register it.
-    config.addinivalue_line(
-        "markers", "httpx2(**options): respx router options for the httpx2_mock fixture"
-    )
-
-
-@pytest.fixture(params=sorted(BACKENDS))
-def backend(request: pytest.FixtureRequest) -> Backend:
-    return BACKENDS[request.param]
 
 
 @pytest.fixture
@@ -153,14 +49,6 @@ def make_request(
 def no_sleep() -> list[float]:
     """Backoff waits are recorded here instead of slept."""
     return []
-
-
-@pytest.fixture
-def release() -> Iterator[threading.Event]:
-    """Set at teardown, so handlers that block on it let their worker thread finish."""
-    event = threading.Event()
-    yield event
-    event.set()
 
 
 @pytest.fixture
