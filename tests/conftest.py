@@ -2,7 +2,7 @@
 
 HTTP is mocked with the ``httpx2_mock`` fixture (pytest-httpx2): a respx router that
 intercepts httpx2, which the current openai and anthropic SDKs send requests through. The
-``backend`` fixture runs a test once per SDK.
+``backend`` fixture runs a test once per SDK; ``workspace`` is an empty folder to edit in.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import json
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -121,3 +122,11 @@ def release() -> Iterator[threading.Event]:
     event = threading.Event()
     yield event
     event.set()
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """An empty workspace folder; lock files and other scratch stay beside it."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    return root

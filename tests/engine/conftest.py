@@ -14,13 +14,6 @@ from editengine.state import EditState
 
 
 @pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    root.mkdir()
-    return root
-
-
-@pytest.fixture
 def lock_dir(tmp_path: Path) -> Path:
     return tmp_path / "locks"
 

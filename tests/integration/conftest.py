@@ -77,13 +77,6 @@ BILLING_FIXED = BILLING.replace(GOOD_SEARCH, GOOD_REPLACE)
 
 
 @pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    root = tmp_path / "ws"
-    root.mkdir()
-    return root
-
-
-@pytest.fixture
 def write(workspace: Path) -> Callable[[str, str], Path]:
     def write(relative: str, content: str) -> Path:
         path = workspace / relative
