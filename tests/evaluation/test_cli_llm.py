@@ -133,7 +133,6 @@ def test_a_case_missing_from_the_cassette_is_refused_not_crashed(tmp_path, capsy
         (["--record", "c.jsonl"], "--record needs a real provider"),
         (["--llm", "scripted", "--record", "c.jsonl"], "--record needs a real provider"),
         (["--llm", "scripted", "--model", "m"], "--model applies to a real provider"),
-        (["--llm", "openai", "--record", "c.jsonl", "--workers", "2"], "--workers 1"),
         (["--llm", "scripted", "--fixer-timeout", "0"], "must be positive"),
     ],
 )
@@ -179,3 +178,46 @@ def test_llm_values_parse():
     choice = parse_llm("replay:runs/a b.jsonl")
     assert (choice.kind, choice.cassette, choice.offline) == ("replay", "runs/a b.jsonl", True)
     assert parse_llm("anthropic").offline is False
+
+
+def test_a_real_llm_run_uses_threads_sharing_one_fixer_and_its_cassette(
+    llm_dataset, tmp_path, monkeypatch
+):
+    import threading
+
+    from editengine.evaluation import llm as llm_module
+
+    asked_from = []
+
+    def stand_in(request):
+        asked_from.append(threading.current_thread().name)
+        return _answer_by_old_string(request)
+
+    monkeypatch.setattr(
+        llm_module, "make_provider", lambda kind, model=None: CallbackProvider(stand_in)
+    )
+    cassette = tmp_path / "threads.cassette.jsonl"
+    # A second copy of every case: the shared fixer's cache answers it without a call.
+    cases = list(read_dataset(llm_dataset))
+    doubled = write_jsonl(
+        tmp_path / "doubled.jsonl",
+        [
+            {**json.loads(line), "id": f"{json.loads(line)['id']}-{copy}"}
+            for copy in (1, 2)
+            for line in llm_dataset.read_text().splitlines()
+            if line.strip()
+        ],
+    )
+    args = [str(doubled), "--llm", "openai", "--workers", "2", "--record", str(cassette)]
+    status, run, by_id = _run(args, tmp_path)
+    serial_status, _, serial = _run([*args[:-4], "--workers", "1"], tmp_path)
+    assert status == serial_status == 0
+    answered = [c.id for c in cases if c.fixer_answers]
+    # Threads of this process, not worker processes: the stand-in saw every request.
+    assert asked_from and all(name != "MainThread" for name in asked_from[: len(answered)])
+    assert len(cassette.read_text().splitlines()) == len(answered)
+    # One fixer for all threads: a repeated request is answered from its cache.
+    assert sum(c["cache_hits"] for c in run["cases"]) >= 1
+    assert {k: v["outcome"] for k, v in by_id.items()} == {
+        k: v["outcome"] for k, v in serial.items()
+    }

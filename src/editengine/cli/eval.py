@@ -116,7 +116,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME=COMMAND",
         help="an external batch-protocol engine to run on the same cases (repeatable)",
     )
-    parser.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="worker processes (threads when --llm is a real provider)",
+    )
     parser.add_argument(
         "--peers",
         action="store_true",
@@ -173,10 +179,6 @@ def configurations(args: argparse.Namespace) -> tuple[list[EngineConfig], Engine
     duplicates = sorted({x for x in labels if labels.count(x) > 1})
     if duplicates:
         raise EvaluationError(f"engine names must be unique; repeated: {', '.join(duplicates)}.")
-    if args.record and args.workers > 1:
-        raise EvaluationError(
-            "--record needs --workers 1: one process appends to the cassette.",
-        )
     return configs, main
 
 

@@ -88,6 +88,11 @@ class EngineExecutor:
             **_fixer_figures(self._memory),
         )
 
+    def sibling(self) -> EngineExecutor:
+        """Another executor with this one's cascade and fixers (so their cache is shared),
+        for another thread: each executor has its own telemetry sink and lock directory."""
+        return EngineExecutor(cascade=self.cascade, fixers=self.fixers, base_dir=self.base_dir)
+
     def _locks(self) -> str:
         if self._lock_dir is None:
             self._lock_dir = tempfile.mkdtemp(prefix="editengine-eval-locks-", dir=self.base_dir)

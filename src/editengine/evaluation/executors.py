@@ -268,6 +268,11 @@ class EngineConfig:
             )
         check_combination(choice, model=self.model, record=self.record)
 
+    @property
+    def waits_on_network(self) -> bool:
+        """A real LLM answers in seconds: such a run is bound by waiting, not by the CPU."""
+        return not parse_llm(self.llm).offline
+
     def cascade(self) -> Cascade:
         cascade = DEFAULT_CASCADE
         if self.tiers is not None:

@@ -1,19 +1,23 @@
-"""Running cases through an engine configuration, serially or in worker processes.
+"""Running cases through an engine configuration, serially, in processes or in threads.
 
 Results always come back in dataset order, and a parallel run gives the same outcomes as a
-serial one: each worker builds its own executor from the (picklable) configuration and runs
-a contiguous chunk of cases.
+serial one. A CPU-bound run (no LLM, or scripted or replayed answers) uses processes: each
+builds its own executor from the (picklable) configuration and runs contiguous chunks. A
+run that waits on a real LLM uses threads instead, sharing one fixer, so its cache and a
+cassette being recorded are shared as they would be in one agent.
 """
 
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from editengine.evaluation.dataset import EvalCase
+from editengine.evaluation.engine_executor import EngineExecutor
 from editengine.evaluation.executors import EngineConfig, build_executor
 from editengine.evaluation.scoring import CaseResult, Outcome, score
 
@@ -58,7 +62,8 @@ def run_cases(
     workers: int = 1,
     progress: Progress | None = None,
 ) -> RunResult:
-    """Run every case through ``config``; ``workers > 1`` uses that many processes."""
+    """Run every case through ``config``; ``workers > 1`` uses that many processes, or
+    threads when the configuration waits on a real LLM."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     started = time.perf_counter()
@@ -70,6 +75,8 @@ def run_cases(
                 results.append(executor.run(case))
                 if progress:
                     progress(1)
+    elif config.waits_on_network:
+        results = _run_in_threads(cases, config, workers, progress)
     else:
         chunks = _chunks(cases, workers)
         with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -83,3 +90,34 @@ def run_cases(
         for case, result in zip(cases, results, strict=True)
     )
     return RunResult(config, records, time.perf_counter() - started)
+
+
+def _run_in_threads(
+    cases: Sequence[EvalCase], config: EngineConfig, workers: int, progress: Progress | None
+) -> list[CaseResult]:
+    template = build_executor(config)
+    if not isinstance(template, EngineExecutor):
+        raise TypeError(f"{config.label}: only the engine executor waits on an LLM")
+    executors = [template]
+    registering = threading.Lock()
+    local = threading.local()
+
+    def run_one(case: EvalCase) -> CaseResult:
+        executor = getattr(local, "executor", None)
+        if executor is None:
+            executor = local.executor = template.sibling()
+            with registering:
+                executors.append(executor)
+        return executor.run(case)
+
+    results: list[CaseResult] = []
+    try:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for result in pool.map(run_one, cases):
+                results.append(result)
+                if progress:
+                    progress(1)
+    finally:
+        for executor in executors:
+            executor.close()
+    return results
