@@ -373,3 +373,11 @@ def test_a_rewritten_line_keeps_the_file_s_tab_and_alignment_spaces():
     new = "    x := call(a,\n         b, c)\n    return x"
     result = edit_text(content, old, new)
     assert result.new_content == content.replace("\t     b)", "\t     b, c)")
+
+
+def test_an_inserted_line_at_the_depth_of_the_line_after_it_moves_with_that_line():
+    content = "static int f(P *self,\n\t\tvisit v)\n{\n\tVISIT(self->a);\n\tVISIT(self->b);\n}\n"
+    old = "static int f(P *self,\n    visit v)\n{\n  VISIT(self->a);"  # tabs quoted as spaces
+    new = "static int f(P *self,\n    visit v)\n{\n  // keep\n  VISIT(self->a);"
+    result = edit_text(content, old, new)
+    assert result.new_content == content.replace("{\n", "{\n\t// keep\n")

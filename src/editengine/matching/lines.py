@@ -355,12 +355,25 @@ def realign_lines(
     )
     if whole is not None:
         shifts, common, new_in_file_frame = _Shifts(), whole, False
+    def depth_source(index: int) -> int:
+        """The old line whose shift moves new line ``index``: an inserted line at the depth
+        of the line after it (and not of the one before) belongs with the line after."""
+        before, after = counterpart[index], pairing.following.get(index)
+        if after is None or after not in shifts:
+            return before
+        depth = model_levels(new_lines[index])
+        if _close(depth, model_levels(old_lines[after])) and not _close(
+            depth, model_levels(old_lines[before])
+        ):
+            return after
+        return before
+
     out: list[str] = []
     for index, line in enumerate(new_lines):
         if not line.strip():
             out.append("")
             continue
-        shift = 0.0 if new_in_file_frame else shifts.get(counterpart[index], common)
+        shift = 0.0 if new_in_file_frame else shifts.get(depth_source(index), common)
         rewritten_from = pairing.rewritten.get(index)
         if (
             rewritten_from is not None
@@ -444,11 +457,13 @@ class Correspondence:
     ``kept``: new lines equal to an old line (non-blank only). ``rewritten``: new lines
     that replace an old line one for one. ``counterpart``: for every new line, the old line
     whose depth it follows — itself, the line it replaces, or the line before an insertion.
+    ``following``: for an inserted line, the old line after the insertion, if any.
     """
 
     kept: dict[int, int]
     rewritten: dict[int, int]
     counterpart: list[int]
+    following: dict[int, int]
 
     @classmethod
     def of(cls, old_keys: Sequence[str], new_keys: Sequence[str]) -> Correspondence:
@@ -456,6 +471,7 @@ class Correspondence:
         kept: dict[int, int] = {}
         rewritten: dict[int, int] = {}
         counterpart = [0] * len(new_keys)
+        following: dict[int, int] = {}
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             for j in range(j1, j2):
                 if tag == "equal":
@@ -468,12 +484,14 @@ class Correspondence:
                         rewritten[j] = counterpart[j]
                 else:  # insert: follow the line before it, or the first line
                     counterpart[j] = max(i1 - 1, 0)
+                    if i1 < len(old_keys):
+                        following[j] = i1
             if tag == "replace" and i2 - i1 != j2 - j1:
                 # Lines were added or dropped as well as rewritten: pair by likeness, not by
                 # position, or a line inserted before a rewrite would take its old line.
                 for j, i in _pair_by_likeness(old_keys[i1:i2], new_keys[j1:j2]):
                     rewritten[j1 + j] = i1 + i
-        return cls(kept, rewritten, counterpart)
+        return cls(kept, rewritten, counterpart, following)
 
 
 def _pair_by_likeness(old_keys: Sequence[str], new_keys: Sequence[str]) -> list[tuple[int, int]]:
