@@ -381,3 +381,11 @@ def test_an_inserted_line_at_the_depth_of_the_line_after_it_moves_with_that_line
     new = "static int f(P *self,\n    visit v)\n{\n  // keep\n  VISIT(self->a);"
     result = edit_text(content, old, new)
     assert result.new_content == content.replace("{\n", "{\n\t// keep\n")
+
+
+def test_whitespace_only_lines_of_the_file_survive_a_realigned_edit():
+    content = "run: |\n  a=1\n  \n  b=2\n    \n  c=3\n"
+    old = "a=1\n\nb=2\n\nc=3"  # quoted without indentation; blank lines bare
+    new = "a=1\n\nb=20\n\nc=3"
+    result = edit_text(content, old, new)
+    assert result.new_content == content.replace("b=2", "b=20")

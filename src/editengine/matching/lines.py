@@ -355,6 +355,7 @@ def realign_lines(
     )
     if whole is not None:
         shifts, common, new_in_file_frame = _Shifts(), whole, False
+
     def depth_source(index: int) -> int:
         """The old line whose shift moves new line ``index``: an inserted line at the depth
         of the line after it (and not of the one before) belongs with the line after."""
@@ -371,7 +372,11 @@ def realign_lines(
     out: list[str] = []
     for index, line in enumerate(new_lines):
         if not line.strip():
-            out.append("")
+            # A blank line the file already has stays as the file has it, whitespace and all.
+            kept_blank = pairing.kept_blank.get(index)
+            in_file = kept_blank is not None and kept_blank < len(file_lines)
+            blank = file_lines[kept_blank] if in_file else ""
+            out.append(blank if not blank.strip() else "")
             continue
         shift = 0.0 if new_in_file_frame else shifts.get(depth_source(index), common)
         rewritten_from = pairing.rewritten.get(index)
@@ -458,12 +463,14 @@ class Correspondence:
     that replace an old line one for one. ``counterpart``: for every new line, the old line
     whose depth it follows — itself, the line it replaces, or the line before an insertion.
     ``following``: for an inserted line, the old line after the insertion, if any.
+    ``kept_blank``: blank new lines that stand where old_string had a blank line.
     """
 
     kept: dict[int, int]
     rewritten: dict[int, int]
     counterpart: list[int]
     following: dict[int, int]
+    kept_blank: dict[int, int]
 
     @classmethod
     def of(cls, old_keys: Sequence[str], new_keys: Sequence[str]) -> Correspondence:
@@ -472,12 +479,15 @@ class Correspondence:
         rewritten: dict[int, int] = {}
         counterpart = [0] * len(new_keys)
         following: dict[int, int] = {}
+        kept_blank: dict[int, int] = {}
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             for j in range(j1, j2):
                 if tag == "equal":
                     counterpart[j] = i1 + (j - j1)
                     if new_keys[j]:
                         kept[j] = counterpart[j]
+                    else:
+                        kept_blank[j] = counterpart[j]
                 elif tag == "replace":
                     counterpart[j] = min(i1 + (j - j1), i2 - 1)
                     if i2 - i1 == j2 - j1:
@@ -491,7 +501,7 @@ class Correspondence:
                 # position, or a line inserted before a rewrite would take its old line.
                 for j, i in _pair_by_likeness(old_keys[i1:i2], new_keys[j1:j2]):
                     rewritten[j1 + j] = i1 + i
-        return cls(kept, rewritten, counterpart, following)
+        return cls(kept, rewritten, counterpart, following, kept_blank)
 
 
 def _pair_by_likeness(old_keys: Sequence[str], new_keys: Sequence[str]) -> list[tuple[int, int]]:
