@@ -389,3 +389,9 @@ def test_whitespace_only_lines_of_the_file_survive_a_realigned_edit():
     new = "a=1\n\nb=20\n\nc=3"
     result = edit_text(content, old, new)
     assert result.new_content == content.replace("b=2", "b=20")
+
+
+def test_a_quote_s_trailing_blank_lines_never_add_a_line_at_the_end_of_the_file():
+    content = "intro\nlast line.\n\n"
+    result = edit_text(content, "intro\nlast line.\n \n\n", "outro\nlast line.\n \n\n")
+    assert result.new_content == "outro\nlast line.\n\n"

@@ -46,6 +46,12 @@ class LineView:
     def __len__(self) -> int:
         return len(self.lines)
 
+    @property
+    def real_lines(self) -> int:
+        """Lines that exist in the file: the empty string after a final newline is not one,
+        and a quote's blank line matched there would add a line to the file."""
+        return len(self.lines) - 1 if self.text.endswith("\n") else len(self.lines)
+
     def start(self, number: int) -> int:
         """Offset of line ``number``'s first character (0-based line)."""
         return self._lengths_before[number] + number
@@ -178,7 +184,8 @@ def find_line_blocks(view: LineView, old_keys: Sequence[str], key: KeyFunction) 
     Anchors on old_string's longest key, found with ``str.find``; each anchor is checked
     against the rest of old_string, so the cost is linear in the file.
     """
-    if not any(old_keys) or len(old_keys) > len(view):
+    limit = view.real_lines
+    if not any(old_keys) or len(old_keys) > limit:
         return []
     anchor_offset = max(range(len(old_keys)), key=lambda offset: len(old_keys[offset]))
     anchor = old_keys[anchor_offset]
@@ -199,7 +206,7 @@ def find_line_blocks(view: LineView, old_keys: Sequence[str], key: KeyFunction) 
     starts: list[int] = []
     for position in anchor_lines:
         start = position - anchor_offset
-        if start < 0 or start + size > len(view):
+        if start < 0 or start + size > limit:
             continue
         if all(equal(start + k, old_keys[k]) for k in range(size)):
             starts.append(start)
