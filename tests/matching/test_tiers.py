@@ -16,6 +16,7 @@ from editengine.matching import (
 )
 from editengine.matching.anchor import merge3
 from editengine.matching.base import Match
+from editengine.matching.elision import is_marker
 
 
 def apply(content: str, match: Match, new: str) -> str:
@@ -285,6 +286,14 @@ class TestTypoCarrying:
             "    log('loading')\n    data = read_all(self.path, 1)",
         )
 
+    def test_a_rewritten_line_keeps_the_trailing_whitespace_it_was_written_with(self):
+        content = "a = 1\nb = 2\ncould be fonud here \nc = 3\nd = 4\n"
+        content = content.replace("fonud", "found")
+        old = "a = 1\nb = 2\ncould be fonud here \nc = 3\nd = 4"
+        new = "a = 1\nb = 2\ncould be found here \nc = 3\nd = 5"
+        (match,) = BlockAnchorTier().find(content, old)
+        assert apply(content, match, new) == content.replace("d = 4", "d = 5")
+
     def test_a_misquote_that_cannot_be_carried_makes_the_tier_step_back(self):
         from editengine.matching.base import DoubtfulMatch
 
@@ -293,6 +302,31 @@ class TestTypoCarrying:
         (match,) = BlockAnchorTier().find(self.content, old)
         with pytest.raises(DoubtfulMatch):
             match.rewrite(new)
+
+
+MARKERS = [
+    "...", "…", "[...]", "// ...", "# ... existing code ...", "/* ... */", "<!-- ... -->",
+    "// existing code", "# existing code here", "# rest of the file unchanged", "// rest of code",
+    "# Rest of the implementation", "// other methods unchanged", "// unchanged",
+    "# (unchanged)", "// code omitted", "# omitted for brevity", "// same as before",
+    "(rest of file ...)", "[existing code ...]", "<!-- rest of the file unchanged -->",
+    "// Rest of the code remains the same",
+]  # fmt: skip
+NOT_MARKERS = [
+    "# Otherwise, we have to preserve the long word intact.  Only add",
+    "# more tests below", "# other code paths handle this", "# Remaining bytes are ignored",
+    "// rest of the args are passed through", "# TODO: handle the error case", "// other",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("line", MARKERS)
+def test_elision_markers_are_recognised(line):
+    assert is_marker(line) and is_marker("    " + line)
+
+
+@pytest.mark.parametrize("line", NOT_MARKERS)
+def test_comments_that_only_start_like_a_marker_are_code(line):
+    assert not is_marker(line)
 
 
 class TestElisionDetails:

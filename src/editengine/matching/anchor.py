@@ -118,13 +118,14 @@ def carry_fix(line: str, misquoted: str, actual: str) -> str:
     (:class:`DoubtfulMatch`).
     """
     indent = line[: len(line) - len(line.lstrip())]
+    trailing = line[len(line.rstrip()) :]
     base, ours, theirs = misquoted.strip(), actual.strip(), line.strip()
     if base == ours:
         return line
     merged = merge3(base, ours, theirs)
     if merged is None:
         raise DoubtfulMatch("the edited line and the misquote overlap")
-    return indent + merged
+    return indent + merged + trailing
 
 
 def merge3(base: str, ours: str, theirs: str) -> str | None:

@@ -25,13 +25,28 @@ _PHRASE = (
     r"(?:existing|rest of|remaining|unchanged|other|more|previous|same as before|"
     r"code omitted|omitted|etc)"
 )
+# A marker with an ellipsis: "...", "[...]", "// ...", "# ... existing code ...",
+# "(rest of file ...)".
 _MARKER = re.compile(
     rf"^(?:{_ELLIPSIS}|\[{_ELLIPSIS}\]"
     rf"|{_COMMENT}\s*{_ELLIPSIS}.*"
-    rf"|{_COMMENT}\s*{_PHRASE}.*{_ELLIPSIS}?.*"
-    rf"|[(\[]\s*{_PHRASE}.*{_ELLIPSIS}\s*[)\]])$",
+    rf"|{_COMMENT}\s*[(\[]?\s*{_PHRASE}\b.*{_ELLIPSIS}.*"
+    rf"|[(\[]\s*{_PHRASE}\b.*{_ELLIPSIS}\s*[)\]])$",
     re.IGNORECASE,
 )
+# A marker in words only ("// rest of code unchanged", "# existing code here"): short, opens
+# with a phrase and ends on a word that says what was left out. Real comments that merely
+# start alike ("# Otherwise, ...", "# more tests below") are not markers.
+_WORDED = re.compile(
+    rf"^{_COMMENT}\s*[(\[]?\s*(?P<text>{_PHRASE}\b[\w\s',-]*?)\s*[.)\]]*\s*(?:\*/|-->)?$",
+    re.IGNORECASE,
+)
+_LEFT_OUT = {
+    "unchanged", "omitted", "here", "before", "same", "code", "file", "function", "method",
+    "class", "implementation", "methods", "functions", "body", "brevity", "etc", "existing",
+    "remaining", "previous", "lines",
+}  # fmt: skip
+_MAX_WORDED = 7
 # A bare "..." is also real code (Python's Ellipsis body, a Go variadic on its own line is
 # not, but a stub is): only comment markers are refused outright when new_string invents one.
 _BARE = re.compile(rf"^{_ELLIPSIS}$")
@@ -41,7 +56,13 @@ def is_marker(line: str) -> bool:
     stripped = line.strip()
     if not stripped or len(stripped) > 120:
         return False
-    return bool(_MARKER.match(stripped))
+    if _MARKER.match(stripped):
+        return True
+    worded = _WORDED.match(stripped)
+    if worded is None:
+        return False
+    words = worded["text"].replace(",", " ").split()
+    return len(words) <= _MAX_WORDED and words[-1].lower() in _LEFT_OUT
 
 
 def is_comment_marker(line: str) -> bool:
