@@ -364,3 +364,11 @@ class TestMerge3:
     )
     def test_merges(self, base, ours, theirs, merged):
         assert merge3(base, ours, theirs) == merged
+
+
+def test_an_elided_stretch_keeps_the_file_s_whitespace_only_edges():
+    content = "a()\n    \nb()\nc()\n  \nd()\n"
+    old = "a()\n\n# ...\n\nd()"
+    new = "a(1)\n\n# ...\n\nd()"
+    (match,) = ElisionTier().find(content, old)
+    assert apply(content, match, new) == content.replace("a()", "a(1)")

@@ -249,16 +249,15 @@ class _ElisionMatch:
             self.chain[0], self.chain[-1] + len(self.segments[-1]) - self.chain[0]
         )
         aligned = iter(realign_lines(old_real, file_real, real_new, strip_key, style))
+        absorbed = _blank_lines_the_gaps_hold(new_lines, markers, gaps)
         out: list[str] = []
         for index, line in enumerate(new_lines):
-            if not is_marker(line):
-                out.append(next(aligned))
+            if is_marker(line):
+                out.extend(gaps[markers.index(index)])
                 continue
-            gap = gaps[markers.index(index)]
-            # Blank lines new_string keeps around its marker are part of the gap already.
-            before = _blank_run(reversed(new_lines[:index]))
-            after = _blank_run(new_lines[index + 1 :])
-            out.extend(_without_blank_edges(gap, before, after))
+            written = next(aligned)
+            if index not in absorbed:
+                out.append(written)
         return "\n".join(out)
 
     def _realign_spelled_out(self, new_lines: list[str], gaps: list[list[str]]) -> str:
@@ -312,13 +311,24 @@ def _blank_run(lines) -> int:
     return count
 
 
-def _without_blank_edges(gap: list[str], before: int, after: int) -> list[str]:
-    start, end = 0, len(gap)
-    while start < end and before and not gap[start].strip():
-        start, before = start + 1, before - 1
-    while end > start and after and not gap[end - 1].strip():
-        end, after = end - 1, after - 1
-    return gap[start:end]
+def _blank_lines_the_gaps_hold(
+    new_lines: list[str], markers: list[int], gaps: list[list[str]]
+) -> set[int]:
+    """Blank lines new_string keeps around a marker that its gap already holds.
+
+    old_string's segments were matched without their blank edges, so the blank lines next
+    to a marker are part of the skipped stretch: written from the file (whitespace and
+    all), they must not be written again from new_string.
+    """
+    absorbed: set[int] = set()
+    for index, gap in zip(markers, gaps):
+        before = min(_blank_run(reversed(new_lines[:index])), _blank_run(gap))
+        after = min(_blank_run(new_lines[index + 1 :]), _blank_run(reversed(gap)))
+        if before + after > len(gap):  # an all-blank gap: it cannot stand for both sides
+            after = max(0, len(gap) - before)
+        absorbed.update(range(index - before, index))
+        absorbed.update(range(index + 1, index + 1 + after))
+    return absorbed
 
 
 def _spells_out(new_lines: list[str], gaps: list[list[str]]) -> bool:
