@@ -395,3 +395,16 @@ def test_a_quote_s_trailing_blank_lines_never_add_a_line_at_the_end_of_the_file(
     content = "intro\nlast line.\n\n"
     result = edit_text(content, "intro\nlast line.\n \n\n", "outro\nlast line.\n \n\n")
     assert result.new_content == "outro\nlast line.\n\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "old", "new", "expected"),
+    [
+        ("a\n  b", "b\n", "c\n", "a\n  c"),
+        ("x\na\nb", "\n\na\nb\n\n", "\n\na\nc\nb\n\n", "x\na\nc\nb"),
+    ],
+)
+def test_a_file_without_a_final_newline_does_not_get_one_from_the_quote(
+    content, old, new, expected
+):
+    assert edit_text(content, old, new).new_content == expected

@@ -312,8 +312,12 @@ class LineBlock:
             self.fix_line,
         )
         text = "\n".join(aligned)
-        if self.old.trailing_newline and self.first + self.count < len(self.view):
-            return text + "\n"  # the span ate one newline; give it back even if new forgot it
+        if self.old.trailing_newline:
+            if self.first + self.count < len(self.view):
+                return text + "\n"  # the span ate one newline; give it back even if new forgot it
+            # The quote's final newline is one the file does not have (its last line has
+            # none): new_string's final newline stands for it, and is not added either.
+            return text
         return text + "\n" if ends_with_newline else text
 
 
