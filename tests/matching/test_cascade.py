@@ -408,3 +408,11 @@ def test_a_file_without_a_final_newline_does_not_get_one_from_the_quote(
     content, old, new, expected
 ):
     assert edit_text(content, old, new).new_content == expected
+
+
+def test_a_new_string_without_the_quote_s_padding_keeps_the_file_s_blank_lines():
+    content = "x = 1\n\n\ndef f():\n    return 1\n\nnext_line()\n"
+    old = "\n \ndef f():\n    return 1\n  \n"  # padded with whitespace-only lines
+    new = "def f():\n    return 2"
+    result = edit_text(content, old, new)
+    assert result.new_content == content.replace("return 1", "return 2")

@@ -13,6 +13,7 @@ from editengine.matching.base import Match
 from editengine.matching.lines import (
     LineView,
     find_line_blocks,
+    leading_blanks,
     line_view,
     realign_lines,
     strip_key,
@@ -302,15 +303,6 @@ def _last_real(lines: list[str]) -> int:
     )
 
 
-def _blank_run(lines) -> int:
-    count = 0
-    for line in lines:
-        if line.strip():
-            break
-        count += 1
-    return count
-
-
 def _blank_lines_the_gaps_hold(
     new_lines: list[str], markers: list[int], gaps: list[list[str]]
 ) -> set[int]:
@@ -322,8 +314,8 @@ def _blank_lines_the_gaps_hold(
     """
     absorbed: set[int] = set()
     for index, gap in zip(markers, gaps):
-        before = min(_blank_run(reversed(new_lines[:index])), _blank_run(gap))
-        after = min(_blank_run(new_lines[index + 1 :]), _blank_run(reversed(gap)))
+        before = min(leading_blanks(reversed(new_lines[:index])), leading_blanks(gap))
+        after = min(leading_blanks(new_lines[index + 1 :]), leading_blanks(reversed(gap)))
         if before + after > len(gap):  # an all-blank gap: it cannot stand for both sides
             after = max(0, len(gap) - before)
         absorbed.update(range(index - before, index))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cached_property, lru_cache
@@ -302,7 +302,7 @@ class LineBlock:
         body = new[:-1] if ends_with_newline else new
         if body == "" and not ends_with_newline:
             return ""
-        new_lines = body.split("\n")
+        new_lines = with_quoted_padding(self.old.lines, body.split("\n"))
         aligned = realign_lines(
             self.old.lines,
             self.file_lines,
@@ -319,6 +319,34 @@ class LineBlock:
             # none): new_string's final newline stands for it, and is not added either.
             return text
         return text + "\n" if ends_with_newline else text
+
+
+def with_quoted_padding(old_lines: Sequence[str], new_lines: list[str]) -> list[str]:
+    """new_lines with the blank lines old_string was padded with, where new_string has none.
+
+    A quote padded with blank lines (whitespace and all) that matched only once that
+    whitespace was forgiven is a model's padding, not a request: a new_string written
+    without it keeps the file's blank lines rather than deleting them.
+    """
+    if not any(line.strip() for line in new_lines):
+        return new_lines
+    head = leading_blanks(old_lines)
+    tail = leading_blanks(reversed(old_lines)) if head < len(old_lines) else 0
+    if head and new_lines[0].strip():
+        new_lines = [""] * head + new_lines
+    if tail and new_lines[-1].strip():
+        new_lines = new_lines + [""] * tail
+    return new_lines
+
+
+def leading_blanks(lines: Iterable[str]) -> int:
+    """How many lines at the start of ``lines`` are blank (whitespace only)."""
+    count = 0
+    for line in lines:
+        if line.strip():
+            break
+        count += 1
+    return count
 
 
 def realign_lines(
