@@ -416,3 +416,12 @@ def test_a_new_string_without_the_quote_s_padding_keeps_the_file_s_blank_lines()
     new = "def f():\n    return 2"
     result = edit_text(content, old, new)
     assert result.new_content == content.replace("return 1", "return 2")
+
+
+def test_a_line_quoted_at_the_file_s_depth_does_not_decide_the_frame_of_new():
+    content = "```python\nr = Seq(\n    Named(\n        'house', Int().sub(\n"
+    content += "            Tag(\n                1\n            )\n        )\n    )\n```\n"
+    old = "\t\t\t\t\t\t\t\t1\n\t\t\t\t\t\t)\n\t\t\t\t)\n\t\t)\n```"  # a tab per 2 columns
+    new = old.replace("1", "2", 1)
+    result = edit_text(content, old, new)
+    assert result.new_content == content.replace("    1\n", "    2\n")

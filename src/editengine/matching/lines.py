@@ -387,7 +387,7 @@ def realign_lines(
     )
     equal_pairs, counterpart = pairing.kept, pairing.counterpart
     new_in_file_frame = _new_is_in_file_frame(
-        old_lines, file_lines, new_lines, equal_pairs, model_levels, file_levels, common
+        old_lines, file_lines, new_lines, equal_pairs, model_levels, file_levels, shifts, common
     )
     whole = _first_line_lost_its_indent(
         old_lines, file_lines, new_lines, pairing, model_levels, file_levels
@@ -610,18 +610,26 @@ def _new_is_in_file_frame(
     equal_pairs: dict[int, int],
     model_levels: Callable[[str], float],
     file_levels: Callable[[str], float],
+    shifts: _Shifts,
     shift: float,
 ) -> bool:
-    """Was new_string written at the file's depth even though old_string was not?"""
+    """Was new_string written at the file's depth even though old_string was not?
+
+    Kept lines vote, each with its own line's shift: a line quoted at the file's depth
+    (a column-0 fence, say) says nothing about which frame new_string is in.
+    """
     if _close(shift, 0.0):
         return False
     votes_file = votes_old = 0
     for new_index, old_index in equal_pairs.items():
+        own_shift = shifts.get(old_index, shift)
+        if _close(own_shift, 0.0):
+            continue
         file_level = file_levels(file_lines[old_index])
         new_level = model_levels(new_lines[new_index])
         if _close(new_level, file_level):
             votes_file += 1
-        elif _close(new_level + shift, file_level):
+        elif _close(new_level + own_shift, file_level):
             votes_old += 1
     if votes_file or votes_old:
         return votes_file > votes_old
