@@ -39,6 +39,29 @@ def test_builder_regenerates_the_committed_file_byte_for_byte(tmp_path):
     assert out.read_bytes() == benchmark_path().read_bytes()
 
 
+def test_a_held_out_set_is_cut_from_another_tree_with_another_seed(tmp_path):
+    sources = BUILDER.parent / "sources"
+    tree = tmp_path / "project"
+    for name in ("python/h11_connection.py", "python/cachetools_init.py", "go/client.go",
+                 "go/proxy.go", "c/gun.c", "javascript/ssri_index.js"):  # fmt: skip
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_bytes((sources / name).read_bytes())
+    (tree / ".git").mkdir()
+    (tree / ".git" / "skipped.py").write_text("x = 1\n" * 500)  # hidden: never a source
+    out = tmp_path / "held-out.jsonl"
+    command = [sys.executable, str(BUILDER), "--from", str(tree), "--seed", "3", "--out"]
+    subprocess.run([*command, str(out)], check=True, capture_output=True)
+    held_out = list(read_dataset(out))
+    assert len(held_out) >= 800 and len({c.category for c in held_out}) >= 15
+    assert {c.file_name for c in held_out} >= {"python/h11_connection.py", "go/client.go"}
+    assert not any(".git" in (c.file_name or "") for c in held_out)
+    assert out.read_bytes() != benchmark_path().read_bytes()
+    # The same tree and seed give the same cases.
+    again = tmp_path / "again.jsonl"
+    subprocess.run([*command, str(again)], check=True, capture_output=True)
+    assert again.read_bytes() == out.read_bytes()
+
+
 def test_size_and_balance(cases):
     per_category = Counter(c.category for c in cases)
     assert len(cases) >= 800
