@@ -425,3 +425,20 @@ def test_a_line_quoted_at_the_file_s_depth_does_not_decide_the_frame_of_new():
     new = old.replace("1", "2", 1)
     result = edit_text(content, old, new)
     assert result.new_content == content.replace("    1\n", "    2\n")
+
+
+class TestATypoInTheOnlyDistinctiveLine:
+    CONTENT = (
+        "fn f() {\n    if a {\n        if b {\n        }\n    }\n\n    let previousTheme = x;\n}\n"
+    )
+    OLD = "        }\n    }\n\n    let previouseTheme = x;"  # braces cannot vote
+
+    def test_a_close_likeness_places_it(self):
+        result = edit_text(self.CONTENT, self.OLD, self.OLD.replace("= x", "= y"))
+        assert result.strategy == "block_anchor"
+        assert result.new_content == self.CONTENT.replace("= x", "= y")
+
+    def test_two_places_alike_are_not_told_apart(self):
+        content = self.CONTENT + self.CONTENT.replace("fn f", "fn g")
+        with pytest.raises((AmbiguousMatch, NoMatch)):
+            edit_text(content, self.OLD, self.OLD.replace("= x", "= y"))

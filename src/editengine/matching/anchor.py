@@ -6,6 +6,7 @@ import math
 from difflib import SequenceMatcher
 from typing import ClassVar
 
+from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, Levenshtein
 
 from editengine.matching.base import DoubtfulMatch, Match
@@ -16,6 +17,11 @@ _MIN_ANCHOR_CHARS = 4
 _MAX_ANCHOR_OCCURRENCES = 64
 # Voting with the longest few lines finds the block as well as voting with all, for less.
 _MAX_VOTERS = 12
+# Without an intact distinctive line, candidates come from lines at least this like the
+# longest quoted line (rapidfuzz ratio), itself long enough for a typo to be one.
+_FUZZY_CANDIDATES = 5
+_FUZZY_CUTOFF = 90.0
+_MIN_FUZZY_PROBE = 12
 
 
 class BlockAnchorTier:
@@ -52,8 +58,20 @@ class BlockAnchorTier:
         if sum(1 for key in keys if key) < self.min_lines:
             return []
         view = line_view(content)
+        starts = voted_starts(view, keys, min_votes=_min_votes(keys))
+        if not starts:
+            # Only the misquoted line was distinctive (braces and blank lines around it
+            # cannot vote): a close likeness of it places the candidates instead.
+            likely = fuzzy_starts(
+                view,
+                keys,
+                limit=_FUZZY_CANDIDATES,
+                cutoff=_FUZZY_CUTOFF,
+                min_probe=_MIN_FUZZY_PROBE,
+            )
+            starts = [s for s in likely if s >= 0 and s + len(keys) <= view.real_lines]
         matches = []
-        for start in voted_starts(view, keys, min_votes=_min_votes(keys)):
+        for start in starts:
             similarity = self._similarity(view, start, keys)
             if similarity is not None:
                 block = LineBlock(
@@ -107,6 +125,20 @@ def voted_starts(view: LineView, keys: list[str], *, min_votes: int) -> list[int
             if start >= 0 and start + size <= len(view):
                 votes[start] = votes.get(start, 0) + 1
     return sorted(start for start, count in votes.items() if count >= min_votes)
+
+
+def fuzzy_starts(
+    view: LineView, keys: list[str], *, limit: int, cutoff: float, min_probe: int = 1
+) -> list[int]:
+    """Window starts (possibly off the file's edges) placed by the file lines most like
+    old_string's longest line, at least ``cutoff`` alike (rapidfuzz ratio)."""
+    offset, probe = max(enumerate(keys), key=lambda item: len(item[1]))
+    if len(probe) < min_probe:
+        return []
+    found = process.extract(
+        probe, view.stripped, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff
+    )
+    return sorted({position - offset for _, _, position in found})
 
 
 def carry_fix(line: str, misquoted: str, actual: str) -> str:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from rapidfuzz import fuzz, process
-
 from editengine.errors import Region
-from editengine.matching.anchor import block_similarity, voted_starts
+from editengine.matching.anchor import block_similarity, fuzzy_starts, voted_starts
 from editengine.matching.lines import line_view
 
 _SNIPPET_LINES = 12
@@ -20,7 +18,7 @@ def closest_regions(content: str, old: str, *, limit: int = 3) -> tuple[Region, 
     size = len(keys)
     starts = set(voted_starts(view, keys, min_votes=1))
     if len(starts) < limit:
-        starts.update(_fuzzy_line_starts(view.stripped, keys, limit))
+        starts.update(fuzzy_starts(view, keys, limit=limit, cutoff=40))
     scored = []
     for start in starts:
         start = max(0, min(start, len(view) - size))
@@ -39,10 +37,3 @@ def closest_regions(content: str, old: str, *, limit: int = 3) -> tuple[Region, 
         if len(regions) == limit:
             break
     return tuple(regions)
-
-
-def _fuzzy_line_starts(stripped: list[str], keys: list[str], limit: int) -> list[int]:
-    """Window starts placed by the file lines most like old_string's longest line."""
-    offset, probe = max(enumerate(keys), key=lambda item: len(item[1]))
-    found = process.extract(probe, stripped, scorer=fuzz.ratio, limit=limit, score_cutoff=40)
-    return [max(0, position - offset) for _, _, position in found]
