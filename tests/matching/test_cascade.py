@@ -442,3 +442,11 @@ class TestATypoInTheOnlyDistinctiveLine:
         content = self.CONTENT + self.CONTENT.replace("fn f", "fn g")
         with pytest.raises((AmbiguousMatch, NoMatch)):
             edit_text(content, self.OLD, self.OLD.replace("= x", "= y"))
+
+
+def test_lines_quoted_at_one_depth_with_spaces_are_rewritten_with_the_file_s_tabs():
+    content = "function f() {\n\treturn {\n\t\t\tfile: a(),\n\t\t\thash: b(),\n\t};\n}\n"
+    old = "            file: a(),\t\n            hash: b(),   "  # no step tells the width
+    new = "            file: a(),\n            hash: c(),"
+    result = edit_text(content, old, new)
+    assert result.new_content == content.replace("hash: b()", "hash: c()")

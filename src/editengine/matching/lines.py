@@ -242,8 +242,10 @@ class IndentStyle:
         plausible = [(count, -step) for step, count in steps.items() if 2 <= step <= 8]
         if plausible:
             return cls(False, -max(plausible)[1])
-        if fallback is not None:
+        if fallback is not None and not (fallback.uses_tabs and space_lines):
             return fallback
+        # Space-indented lines with no telling step: four columns a level, which is also
+        # what a tab stands for when tabs and spaces are compared.
         return cls(False, 4)
 
     def levels(self, whitespace: str) -> float:
