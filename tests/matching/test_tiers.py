@@ -143,6 +143,19 @@ class TestUnicodePunctuation:
 
 
 class TestWhitespace:
+    @pytest.mark.parametrize(
+        ("content", "old", "quoted"),
+        [
+            ("        for k, v in params.items():\n", "for k,v in params.items(", "items("),
+            ("    c = Conn(host, context=ctx)\n", "Conn(host,context", "context"),
+        ],
+    )
+    def test_a_fragment_may_stop_inside_empty_brackets_or_before_a_keyword_value(
+        self, content, old, quoted
+    ):
+        (match,) = WhitespaceTier().find(content, old)
+        assert content[match.start : match.end].endswith(quoted)
+
     def test_spacing_inside_a_line(self):
         content = "x = foo(a, b)\ny = 2\n"
         (match,) = WhitespaceTier().find(content, "x=foo(a,b)")

@@ -138,6 +138,10 @@ def _clean_end(last: str, after: str) -> bool:
         return False
     if after[0] in " \t":
         return True
+    if last in "([{" and after[0] in ")]}":
+        return True  # cut between an empty pair of brackets: ``items(`` of ``items():``
+    if _is_word(last) and after[0] == "=" and after[1:2] != "=":
+        return True  # a name before its assignment or keyword value: ``context`` of ``context=x``
     return after[0] in _CLOSERS and (_is_word(last) or last in "\"')]}")
 
 
