@@ -49,7 +49,14 @@ def stands_alone(source: NormalizedText, old: str, new: str) -> list[Match]:
         return []
     if text.count(new) != 1:
         return []
-    return ExactTier().find(text, new)
+    found = ExactTier().find(text, new)
+    place = found[0]
+    for quote in LineTrimmedTier().find(text, old):
+        if quote.end <= place.start or quote.start >= place.end:
+            # old_string is still in the file, its whitespace aside, away from new_string:
+            # this edit has not been made yet (new_string is another, similar block).
+            return []
+    return found
 
 
 def left_after_a_miss(source: NormalizedText, old: str, new: str) -> list[Match]:

@@ -164,6 +164,15 @@ class TestSpecialEdits:
         assert result.strategy == "already_applied" and result.new_content == content
         assert "line 2" in result.note
 
+    def test_new_already_elsewhere_is_no_retry_while_old_is_still_here(self):
+        # Two similar blocks: the edit makes the first like the second, which is no sign
+        # that it was made before.
+        content = "if (n < 11) {\n    goto skip;\n}\nif (n < 12) {\n    goto skip;\n}\n"
+        old = "if (n < 11) {\n    goto skip;\n}   "  # trailing spaces: not verbatim
+        result = edit_text(content, old, "if (n < 12) {\n    goto skip;\n}")
+        assert result.strategy == "line_trimmed"
+        assert result.new_content == content.replace("n < 11", "n < 12")
+
     def test_an_absent_quote_is_refused_even_if_its_short_replacement_is_in_the_file(self):
         with pytest.raises(NoMatch):
             edit_text("def f():\n    return 2\n", "return 9", "return 2")

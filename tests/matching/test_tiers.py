@@ -329,6 +329,7 @@ NOT_MARKERS = [
     "# Otherwise, we have to preserve the long word intact.  Only add",
     "# more tests below", "# other code paths handle this", "# Remaining bytes are ignored",
     "// rest of the args are passed through", "# TODO: handle the error case", "// other",
+    "  # etc.",
 ]  # fmt: skip
 
 

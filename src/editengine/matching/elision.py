@@ -44,7 +44,7 @@ _WORDED = re.compile(
 )
 _LEFT_OUT = {
     "unchanged", "omitted", "here", "before", "same", "code", "file", "function", "method",
-    "class", "implementation", "methods", "functions", "body", "brevity", "etc", "existing",
+    "class", "implementation", "methods", "functions", "body", "brevity", "existing",
     "remaining", "previous", "lines",
 }  # fmt: skip
 _MAX_WORDED = 7
