@@ -54,6 +54,14 @@ def _middle(lines: int) -> int:
     return (lines // 7) // 2
 
 
+def _curly_stretch(lines: int) -> str:
+    """A hundredth of the file from its middle, every apostrophe curly: a long quote the
+    unicode tier maps back character for character."""
+    source = generated_source(lines).split("\n")
+    first = _middle(lines) * 7
+    return "\n".join(source[first : first + max(7, lines // 100)]).replace("'", "\u2019")
+
+
 SCENARIOS = (
     Scenario(
         "exact",
@@ -83,6 +91,12 @@ SCENARIOS = (
         "reformatted",
         lambda n: f"value=request.get( 'field_{_middle(n)}',{_middle(n)} )",
         lambda n: f"value = request.get('field_{_middle(n)}', -1)",
+        True,
+    ),
+    Scenario(
+        "typography",
+        lambda n: _curly_stretch(n),
+        lambda n: _curly_stretch(n).replace("return None", "return 0", 1),
         True,
     ),
     Scenario(

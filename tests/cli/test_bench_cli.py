@@ -10,5 +10,5 @@ def test_bench_prints_every_scenario_and_size(capsys):
     out = capsys.readouterr().out
     rows = [line.split() for line in out.splitlines() if line[:1].isalpha() and "ms" not in line]
     scenarios = {row[0] for row in rows if len(row) >= 3}
-    assert {"exact", "indentation", "reformatted", "miss"} <= scenarios
+    assert {"exact", "indentation", "reformatted", "typography", "miss"} <= scenarios
     assert "700" in out and "300" in out

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from difflib import SequenceMatcher
 from typing import ClassVar
 
 from rapidfuzz import fuzz, process
@@ -216,7 +215,19 @@ def _touch(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
 
 
 def _hunks(base: str, other: str) -> list[tuple[int, int, str]]:
-    matcher = SequenceMatcher(None, base, other, autojunk=False)
-    return [
-        (i1, i2, other[j1:j2]) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
-    ]
+    """``(start, end, text)``: ``base[start:end]`` becomes ``text`` in ``other``. Adjacent
+    deletions and insertions form one hunk, as a replacement."""
+    hunks: list[tuple[int, int, str]] = []
+    run: list[int] | None = None  # [src_start, src_end, dest_start, dest_end]
+    for op in Indel.opcodes(base, other):
+        if op.tag == "equal":
+            if run is not None:
+                hunks.append((run[0], run[1], other[run[2] : run[3]]))
+                run = None
+        elif run is None:
+            run = [op.src_start, op.src_end, op.dest_start, op.dest_end]
+        else:
+            run[1], run[3] = op.src_end, op.dest_end
+    if run is not None:
+        hunks.append((run[0], run[1], other[run[2] : run[3]]))
+    return hunks

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from difflib import SequenceMatcher
 from typing import ClassVar
+
+from rapidfuzz.distance import Indel
 
 from editengine.matching.base import Match
 from editengine.matching.trimmed import line_block_matches
@@ -68,7 +69,9 @@ class UnicodePunctuationTier:
                     position,
                     end,
                     1.0,
-                    lambda new, region=region: keep_typography(transform(new), old, region),
+                    lambda new, region=region: keep_typography(
+                        transform(new), transform(old), region
+                    ),
                 )
             )
             position = plain_content.find(plain_old, end)
@@ -106,9 +109,29 @@ def keep_typography(new: str, old: str, file_text: str) -> str:
     """
     if len(old) != len(file_text) or old == file_text:
         return new
+    # An edit changes a stretch: what new_string kept before and after it is aligned at
+    # once, and only the stretch between is aligned character by character (in C).
+    head = _common_prefix_length(old, new)
+    tail = _common_prefix_length(old[head:][::-1], new[head:][::-1])
     out = list(new)
-    matcher = SequenceMatcher(None, old, new, autojunk=False)
-    for block in matcher.get_matching_blocks():
-        for step in range(block.size):
-            out[block.b + step] = file_text[block.a + step]
+    out[:head] = file_text[:head]
+    if tail:
+        out[len(new) - tail :] = file_text[len(old) - tail :]
+    for op in Indel.opcodes(old[head : len(old) - tail], new[head : len(new) - tail]):
+        if op.tag == "equal":
+            out[head + op.dest_start : head + op.dest_end] = file_text[
+                head + op.src_start : head + op.src_end
+            ]
     return "".join(out)
+
+
+def _common_prefix_length(a: str, b: str) -> int:
+    """Length of the longest common prefix, by halving: slices compare in C."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
