@@ -386,3 +386,11 @@ def test_an_elided_stretch_keeps_the_file_s_whitespace_only_edges():
     new = "a(1)\n\n# ...\n\nd()"
     (match,) = ElisionTier().find(content, old)
     assert apply(content, match, new) == content.replace("a()", "a(1)")
+
+
+def test_blank_lines_the_quote_did_not_have_beside_a_marker_are_new_string_s_own():
+    content = "intro\nskipped\n\n\n### Header\n\nbody\n"
+    old = "intro\n[...]\n\n### Header\n\nbody"  # one blank quoted after the marker
+    new = "intro\n[...]\n\n\nbody"  # the header deleted, both blank lines kept
+    (match,) = ElisionTier().find(content, old)
+    assert apply(content, match, new) == "intro\nskipped\n\n\n\nbody\n"

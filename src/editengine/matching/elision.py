@@ -133,7 +133,15 @@ class ElisionTier:
             for first_start in placements[0]
             if (chain := _chain(view, segments, placements, first_start)) is not None
         ]
-        return [_ElisionMatch(view, segments, chain, old).to_match() for chain in _tightest(chains)]
+        # Blank lines old_string had beside each marker: matched as part of the gap.
+        beside = [
+            (leading_blanks(reversed(before)), leading_blanks(after))
+            for before, after in zip(elided.segments, elided.segments[1:])
+        ]
+        return [
+            _ElisionMatch(view, segments, chain, old, beside).to_match()
+            for chain in _tightest(chains)
+        ]
 
 
 def _tightest(chains: list[list[int]]) -> list[list[int]]:
@@ -193,6 +201,7 @@ class _ElisionMatch:
     segments: list[list[str]]
     chain: list[int]
     old: str
+    beside: list[tuple[int, int]]  # blank lines old_string had before / after each marker
 
     def to_match(self) -> Match:
         first = self.chain[0]
@@ -250,7 +259,7 @@ class _ElisionMatch:
             self.chain[0], self.chain[-1] + len(self.segments[-1]) - self.chain[0]
         )
         aligned = iter(realign_lines(old_real, file_real, real_new, strip_key, style))
-        absorbed = _blank_lines_the_gaps_hold(new_lines, markers, gaps)
+        absorbed = _blank_lines_the_gaps_hold(new_lines, markers, gaps, self.beside)
         out: list[str] = []
         for index, line in enumerate(new_lines):
             if is_marker(line):
@@ -304,18 +313,26 @@ def _last_real(lines: list[str]) -> int:
 
 
 def _blank_lines_the_gaps_hold(
-    new_lines: list[str], markers: list[int], gaps: list[list[str]]
+    new_lines: list[str],
+    markers: list[int],
+    gaps: list[list[str]],
+    beside: list[tuple[int, int]],
 ) -> set[int]:
     """Blank lines new_string keeps around a marker that its gap already holds.
 
-    old_string's segments were matched without their blank edges, so the blank lines next
-    to a marker are part of the skipped stretch: written from the file (whitespace and
-    all), they must not be written again from new_string.
+    old_string's segments were matched without their blank edges, so the blank lines it
+    quoted next to a marker are part of the skipped stretch: written from the file
+    (whitespace and all), they must not be written again from new_string. Blank lines the
+    quote did not have there are new_string's own.
     """
     absorbed: set[int] = set()
-    for index, gap in zip(markers, gaps):
-        before = min(leading_blanks(reversed(new_lines[:index])), leading_blanks(gap))
-        after = min(leading_blanks(new_lines[index + 1 :]), leading_blanks(reversed(gap)))
+    for index, gap, (quoted_before, quoted_after) in zip(markers, gaps, beside):
+        before = min(
+            leading_blanks(reversed(new_lines[:index])), leading_blanks(gap), quoted_before
+        )
+        after = min(
+            leading_blanks(new_lines[index + 1 :]), leading_blanks(reversed(gap)), quoted_after
+        )
         if before + after > len(gap):  # an all-blank gap: it cannot stand for both sides
             after = max(0, len(gap) - before)
         absorbed.update(range(index - before, index))
