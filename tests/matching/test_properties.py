@@ -29,9 +29,23 @@ def test_a_single_verbatim_occurrence_is_a_plain_replace(prefix, old, suffix, ne
     assume("\r" not in content + new and not content.startswith("\ufeff"))
     # An elision marker that old_string lacks is refused by rule: it would delete code.
     assume(not any(is_marker(line) for line in new.split("\n")))
+    # new_string already around the only old_string is a retried edit, a no-op by rule.
+    assume(not (old in new and new in content))
     result = edit_text(content, old, new)
     assert result.new_content == content.replace(old, new)
     assert result.strategy == "exact"
+
+
+@given(
+    prefix=st.text(max_size=30), old=st.text(min_size=1, max_size=20), suffix=st.text(max_size=30)
+)
+def test_a_retried_edit_is_never_applied_twice(prefix, old, suffix):
+    new = old + suffix  # the edit appended suffix to old, and the file already has it
+    content = prefix + new
+    assume(content.count(old) == 1 and old != new)
+    assume("\r" not in content and not content.startswith("\ufeff"))
+    result = edit_text(content, old, new)
+    assert result.new_content == content and result.no_change
 
 
 @given(
