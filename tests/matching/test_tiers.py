@@ -148,9 +148,11 @@ class TestWhitespace:
         [
             ("        for k, v in params.items():\n", "for k,v in params.items(", "items("),
             ("    c = Conn(host, context=ctx)\n", "Conn(host,context", "context"),
+            ("x={a:1,b:2,c:3}\n", "a: 1, b: 2,", "2,"),
+            ('names = ["TOML, also INI", "toml"]\n', "TOML,also INI", "INI"),
         ],
     )
-    def test_a_fragment_may_stop_inside_empty_brackets_or_before_a_keyword_value(
+    def test_a_fragment_may_stop_at_a_separator_bracket_keyword_or_string_edge(
         self, content, old, quoted
     ):
         (match,) = WhitespaceTier().find(content, old)

@@ -129,6 +129,8 @@ def _clean_start(before: str, first: str) -> bool:
     if before[-1] in " \t":
         previous = before.rstrip()[-1]
         return previous in _OPENERS or _is_word(first) != _is_word(previous) or _is_word(first)
+    if before[-1] in "\"'`" and _is_word(first):
+        return True  # starts at the beginning of a string's text
     return before[-1] in _OPENERS and (_is_word(first) or first in "\"'([{")
 
 
@@ -138,6 +140,10 @@ def _clean_end(last: str, after: str) -> bool:
         return False
     if after[0] in " \t":
         return True
+    if last in ",;:":
+        return True  # stopped after a separator: the next element is untouched
+    if _is_word(last) and after[0] in "\"'`":
+        return True  # stopped at the end of a string's text
     if last in "([{" and after[0] in ")]}":
         return True  # cut between an empty pair of brackets: ``items(`` of ``items():``
     if _is_word(last) and after[0] == "=" and after[1:2] != "=":
