@@ -459,3 +459,20 @@ def test_lines_quoted_at_one_depth_with_spaces_are_rewritten_with_the_file_s_tab
     new = "            file: a(),\n            hash: c(),"
     result = edit_text(content, old, new)
     assert result.new_content == content.replace("hash: b()", "hash: c()")
+
+
+def test_a_block_comment_s_aligned_lines_do_not_decide_the_model_s_indentation():
+    content = (
+        "int f(void)\n{\n    /* clean up */\n    (void)end(&s);\n    return Z_OK;\n}\n\n"
+        "/* Decompress until the stream ends.\n   inf() returns Z_OK on success,\n"
+        "   Z_DATA_ERROR if the data is bad,\n   Z_MEM_ERROR if out of memory,\n"
+        "   Z_ERRNO if a read failed */\n"
+    )
+    old = (
+        "\t(void)end(&s);\n\treturn Z_OK;\n}\n\n/* Decompress until the stream ends.\n"
+        "   inf() returns Z_OK on success,\n   Z_DATA_ERROR if the data is bad,\n"
+        "   Z_MEM_ERROR if out of memory,\n   Z_ERRNO if a read failed */"
+    )  # tabs for the file's four spaces; the comment quoted as it is
+    new = old.replace("\t(void)", "\t// why\n\t(void)")
+    result = edit_text(content, old, new)
+    assert result.new_content == content.replace("    (void)", "    // why\n    (void)")

@@ -229,6 +229,8 @@ class IndentStyle:
             if not line.strip():
                 continue
             whitespace = leading_whitespace(line)
+            if whitespace == " ":
+                continue  # alignment (`` * `` of a block comment), not indentation
             if whitespace.startswith("\t"):
                 tab_lines += 1
             elif whitespace.startswith(" "):
@@ -370,7 +372,7 @@ def realign_lines(
     what the edit did not mean to change does not change. ``fix_line(new, old, file)``
     may repair a rewritten line from how its old line differs from the file's.
     """
-    model_style = IndentStyle.of([*old_lines, *new_lines], fallback=file_style)
+    model_style = _model_style(old_lines, file_lines, new_lines, key, file_style)
     if not (model_style.uses_tabs or file_style.uses_tabs):
         # Spaces on both sides: count columns. Levels only translate tabs to spaces, and a
         # guessed level width would turn a 2-column shift into a 4-column one.
@@ -466,6 +468,33 @@ def realign_lines(
                 continue
         out.append(file_style.render(target) + line.lstrip(" \t"))
     return out
+
+
+def _model_style(
+    old_lines: Sequence[str],
+    file_lines: Sequence[str],
+    new_lines: Sequence[str],
+    key: KeyFunction,
+    file_style: IndentStyle,
+) -> IndentStyle:
+    """How the model indented: read from the quoted lines it re-indented.
+
+    Lines quoted with the file's own whitespace (a block comment's aligned text, say) say
+    nothing about the model's indentation and would outvote the lines that do.
+    """
+    paired = [
+        (old, file)
+        for old, file in zip(old_lines, file_lines)
+        if old.strip() and file.strip() and key(old) == key(file)
+    ]
+    reindented = [
+        old for old, file in paired if leading_whitespace(old) != leading_whitespace(file)
+    ]
+    if reindented:
+        return IndentStyle.of(reindented, fallback=file_style)
+    if paired:
+        return file_style  # every line quoted as the file has it: the same frame
+    return IndentStyle.of([*old_lines, *new_lines], fallback=file_style)
 
 
 class _Shifts(dict):
