@@ -476,3 +476,24 @@ def test_a_block_comment_s_aligned_lines_do_not_decide_the_model_s_indentation()
     new = old.replace("\t(void)", "\t// why\n\t(void)")
     result = edit_text(content, old, new)
     assert result.new_content == content.replace("    (void)", "    // why\n    (void)")
+
+
+def test_a_quote_stripped_of_common_indentation_with_new_in_the_file_s_tabs():
+    content = "int main(void)\n{\n\tprog = argv[0];\n\tif (bname)\n\t  bname++;\n\treturn 0;\n}\n"
+    old = "prog = argv[0];\nif (bname)\n  bname++;"  # its own two-space step kept
+    new = "\tprog = argv[0];\n\t// why\n\tif (bname)\n\t  bname++;"
+    result = edit_text(content, old, new)
+    assert result.new_content == content.replace("\tif (bname)", "\t// why\n\tif (bname)")
+
+
+def test_a_tab_indented_block_followed_by_an_aligned_comment_stays_tab_indented():
+    comment = "/* compress from file to def until the buffer is full or end of\n"
+    comment += "   input reached; return the last deflate() value, or Z_ERRNO if\n"
+    comment += "   there was a read error on the file, or Z_MEM_ERROR if out of\n"
+    comment += "   memory for the compressor */\n"
+    content = "local void quit(char *why)\n{\n\tfprintf(stderr, \"abort: %s\\n\", why);\n"
+    content += "\texit(1);\n}\n\n" + comment
+    old = "\tfprintf(stderr, \"abort:%s\\n\", why);\n\texit(1);\n}\n\n" + comment.rstrip("\n")
+    new = old.replace("\tfprintf", "\t// why\n\tfprintf").replace("abort:%s", "abort: %s")
+    result = edit_text(content, old, new)
+    assert result.new_content == content.replace("\tfprintf", "\t// why\n\tfprintf")

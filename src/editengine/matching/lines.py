@@ -119,7 +119,8 @@ class LineView:
         the way it already is, not the way the rest of the file is.
         """
         near = self.indent_near(first, radius)
-        leads = [line[0] for line in self.lines[first : first + count] if line[:1] in (" ", "\t")]
+        block = outside_block_comments(self.lines[first : first + count])
+        leads = [line[0] for line in block if line[:1] in (" ", "\t")]
         tabs = leads.count("\t")
         spaces = len(leads) - tabs
         if tabs > spaces and not near.uses_tabs:
@@ -213,6 +214,21 @@ def find_line_blocks(view: LineView, old_keys: Sequence[str], key: KeyFunction) 
     return starts
 
 
+def outside_block_comments(lines: Iterable[str]) -> list[str]:
+    """``lines`` without the inner lines of ``/* ... */`` comments, whose leading
+    whitespace aligns text (`` * ``, or prose under the opening) rather than indents code."""
+    out: list[str] = []
+    inside = False
+    for line in lines:
+        if inside:
+            inside = "*/" not in line
+            continue
+        out.append(line)
+        opened = line.rfind("/*")
+        inside = opened != -1 and "*/" not in line[opened + 2 :]
+    return out
+
+
 @dataclass(frozen=True)
 class IndentStyle:
     """How a text indents: with tabs, or with ``width`` spaces a level."""
@@ -225,7 +241,7 @@ class IndentStyle:
         tab_lines = space_lines = 0
         steps: Counter[int] = Counter()
         previous = 0
-        for line in lines:
+        for line in outside_block_comments(lines):
             if not line.strip():
                 continue
             whitespace = leading_whitespace(line)
@@ -477,21 +493,22 @@ def _model_style(
     key: KeyFunction,
     file_style: IndentStyle,
 ) -> IndentStyle:
-    """How the model indented: read from the quoted lines it re-indented.
+    """How the model indented, read from the lines that show it.
 
-    Lines quoted with the file's own whitespace (a block comment's aligned text, say) say
-    nothing about the model's indentation and would outvote the lines that do.
+    Lines quoted with the file's own whitespace (a block comment's aligned text, say), and
+    their copies in new_string, say nothing about the model's indentation and would outvote
+    the lines that do: the quoted lines it re-indented and the lines it wrote.
     """
     paired = [
         (old, file)
         for old, file in zip(old_lines, file_lines)
         if old.strip() and file.strip() and key(old) == key(file)
     ]
-    reindented = [
-        old for old, file in paired if leading_whitespace(old) != leading_whitespace(file)
-    ]
-    if reindented:
-        return IndentStyle.of(reindented, fallback=file_style)
+    as_in_file = {key(old) for old, file in paired if old == file}
+    evidence = [old for old, file in paired if old != file]
+    evidence += [line for line in new_lines if line.strip() and key(line) not in as_in_file]
+    if evidence:
+        return IndentStyle.of(evidence, fallback=file_style)
     if paired:
         return file_style  # every line quoted as the file has it: the same frame
     return IndentStyle.of([*old_lines, *new_lines], fallback=file_style)
