@@ -491,9 +491,9 @@ def test_a_tab_indented_block_followed_by_an_aligned_comment_stays_tab_indented(
     comment += "   input reached; return the last deflate() value, or Z_ERRNO if\n"
     comment += "   there was a read error on the file, or Z_MEM_ERROR if out of\n"
     comment += "   memory for the compressor */\n"
-    content = "local void quit(char *why)\n{\n\tfprintf(stderr, \"abort: %s\\n\", why);\n"
+    content = 'local void quit(char *why)\n{\n\tfprintf(stderr, "abort: %s\\n", why);\n'
     content += "\texit(1);\n}\n\n" + comment
-    old = "\tfprintf(stderr, \"abort:%s\\n\", why);\n\texit(1);\n}\n\n" + comment.rstrip("\n")
+    old = '\tfprintf(stderr, "abort:%s\\n", why);\n\texit(1);\n}\n\n' + comment.rstrip("\n")
     new = old.replace("\tfprintf", "\t// why\n\tfprintf").replace("abort:%s", "abort: %s")
     result = edit_text(content, old, new)
     assert result.new_content == content.replace("\tfprintf", "\t// why\n\tfprintf")
