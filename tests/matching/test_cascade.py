@@ -497,3 +497,12 @@ def test_a_tab_indented_block_followed_by_an_aligned_comment_stays_tab_indented(
     new = old.replace("\tfprintf", "\t// why\n\tfprintf").replace("abort:%s", "abort: %s")
     result = edit_text(content, old, new)
     assert result.new_content == content.replace("\tfprintf", "\t// why\n\tfprintf")
+
+
+def test_comment_continuation_lines_led_by_one_space_do_not_make_a_tab_block_spaces():
+    content = "/* Rich comparison.\n *\n * Needs to be a macro.\n */\n#define CMP(a, b) \\\n"
+    content += "\tdo { \\\n\t\tswitch (op) { \\\n\t\t} \\\n\t} while (0)\n"
+    old = " * Needs to be a macro.\n */\n#define CMP(a, b) \\\n\tdo { \\"
+    new = " * Needs to be a macro.\n */\n#define CMP(a, b) \\\n\t/* why */ \\\n\tdo { \\"
+    result = edit_text(content, old.replace("macro", "macr0"), new)
+    assert result.new_content == content.replace("\tdo {", "\t/* why */ \\\n\tdo {")

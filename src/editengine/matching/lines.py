@@ -215,15 +215,17 @@ def find_line_blocks(view: LineView, old_keys: Sequence[str], key: KeyFunction) 
 
 
 def outside_block_comments(lines: Iterable[str]) -> list[str]:
-    """``lines`` without the inner lines of ``/* ... */`` comments, whose leading
-    whitespace aligns text (`` * ``, or prose under the opening) rather than indents code."""
+    """``lines`` that indent code: not the inner lines of ``/* ... */`` comments (their
+    whitespace aligns prose under the opening), and not lines led by a single space
+    (`` * `` continuation lines and other alignment: never a level)."""
     out: list[str] = []
     inside = False
     for line in lines:
         if inside:
             inside = "*/" not in line
             continue
-        out.append(line)
+        if leading_whitespace(line) != " ":
+            out.append(line)
         opened = line.rfind("/*")
         inside = opened != -1 and "*/" not in line[opened + 2 :]
     return out
@@ -245,8 +247,6 @@ class IndentStyle:
             if not line.strip():
                 continue
             whitespace = leading_whitespace(line)
-            if whitespace == " ":
-                continue  # alignment (`` * `` of a block comment), not indentation
             if whitespace.startswith("\t"):
                 tab_lines += 1
             elif whitespace.startswith(" "):
