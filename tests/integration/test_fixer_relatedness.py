@@ -158,7 +158,7 @@ def test_a_deletion_request_refuses_a_correction_that_adds_code(workspace, tmp_p
 def test_the_guard_can_be_loosened_per_engine(workspace, tmp_path, write):
     path = write("billing.py", LONG)
     far = proposal("    header = 'Report 7'\n", "    header = 'Report seven'\n")
-    loose = RelatednessGuard(near_lines=10_000, min_replace_similarity=0.0)
+    loose = RelatednessGuard(near_lines=10_000, min_replace_similarity=0.0, edit_slack=None)
     engine, _ = engine_answering(workspace, tmp_path, far, fixer_guard=loose)
 
     engine.edit("billing.py", WRONG_OLD, WRONG_NEW, instruction=INSTRUCTION)
@@ -224,7 +224,8 @@ def test_without_closest_regions_only_similarity_counts():
 
 def test_whitespace_does_not_count_against_similarity():
     spaced = "def   subtotal(lines):\n\n        result =  0\n"
-    assert verdict(spans=(Region(400, 400),), search=spaced, replace=spaced + "#\n") is None
+    edited = spaced.replace("0", "1")
+    assert verdict(spans=(Region(400, 400),), search=spaced, replace=edited) is None
 
 
 @pytest.mark.parametrize(
@@ -249,8 +250,39 @@ def test_the_replacement_must_do_what_new_string_does(new, replace, related):
         {"min_search_similarity": 1.5},
         {"min_replace_similarity": -0.1},
         {"closer_margin": 2.0},
+        {"edit_slack": -1},
     ],
 )
 def test_bad_settings_are_refused(options):
     with pytest.raises(BadRequest):
         RelatednessGuard(**options)
+
+
+@pytest.mark.parametrize(
+    ("search", "replace", "why"),
+    [
+        # new_string pasted over some other block near the place.
+        ("x = compute(0)\n", "def subtotal(lines):\n    result = 1\n", "adds much more"),
+        # Another block deleted and new_string's lines kept.
+        ("a = 1\nb = 2\nc = 3\nd = 4\ne = 5\n", "result = 1\n", "removes much more"),
+        # Another block touched up: only its spacing changes.
+        ("if (x) {\n", "if ( x) {\n", "only whitespace"),
+        # Another change than the one asked for.
+        ("def subtotal(items):\n    total = 0\n", "def subtotal(items):\n    total = []\n", "add what"),
+    ],
+)
+def test_a_correction_must_make_the_requested_edit(search, replace, why):
+    answer = verdict(search=search, replace=replace)
+    assert answer is not None and why in answer
+
+
+def test_the_requested_edit_with_the_file_s_own_names_is_accepted():
+    # The request adds "if line.qty" lines; the file calls them item.quantity.
+    old = "for line in lines:\n    result += line.cost\n"
+    new = "for line in lines:\n    if line.qty == 0:\n        continue\n    result += line.cost\n"
+    search = "for item in items:\n    total += item.price\n"
+    replace = (
+        "for item in items:\n    if item.quantity == 0:\n        continue\n"
+        "    total += item.price\n"
+    )
+    assert verdict(old_string=old, new_string=new, search=search, replace=replace) is None

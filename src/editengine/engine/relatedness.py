@@ -18,12 +18,15 @@ A correction is accepted only when both hold:
    replacement that deletes the matched block when new_string is not empty, a replacement
    that adds text when new_string is empty (the agent asked for a deletion), and a
    replacement that shares almost nothing with new_string (token-set similarity under
-   ``min_replace_similarity``).
+   ``min_replace_similarity``), and a correction that is not the requested edit: one that
+   adds or removes many more tokens than new_string does (over ``edit_slack``, or half as
+   many again), or does not add most of what it adds (unless the file already has it).
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -51,8 +54,11 @@ class RelatednessGuard:
     min_search_similarity: float = 0.6
     min_replace_similarity: float = 0.4
     closer_margin: float = 0.05
+    edit_slack: int | None = 3
 
     def __post_init__(self) -> None:
+        if self.edit_slack is not None and self.edit_slack < 0:
+            raise BadRequest(f"RelatednessGuard: edit_slack must be >= 0 (got {self.edit_slack}).")
         if self.near_lines < 0:
             raise BadRequest(f"RelatednessGuard: near_lines must be >= 0 (got {self.near_lines}).")
         for name in ("min_search_similarity", "min_replace_similarity", "closer_margin"):
@@ -75,7 +81,7 @@ class RelatednessGuard:
         placed = self._placement_problem(old_string, search, spans, closest)
         if placed is not None:
             return placed
-        return self._replacement_problem(new_string, search, replace)
+        return self._replacement_problem(old_string, new_string, search, replace)
 
     # ------------------------------------------------------------------ where
 
@@ -116,7 +122,7 @@ class RelatednessGuard:
 
     # ------------------------------------------------------------------ what
 
-    def _replacement_problem(self, new: str, search: str, replace: str) -> str | None:
+    def _replacement_problem(self, old: str, new: str, search: str, replace: str) -> str | None:
         if not new.strip():
             added = _line_set(replace) - _line_set(search)
             if added:
@@ -136,7 +142,32 @@ class RelatednessGuard:
                 f"it pointed elsewhere: its replacement is only {similarity:.0%} similar to "
                 "new_string"
             )
-        return None
+        if self.edit_slack is None:
+            return None
+        return _another_edit(old, new, search, replace, self.edit_slack)
+
+
+def _another_edit(old: str, new: str, search: str, replace: str, slack: int) -> str | None:
+    """Why search -> replace is not the edit old -> new, or ``None`` when it is.
+
+    A correction fixes where the edit goes, not what it does: it may add and remove about
+    the tokens the request adds and removes (renamed where old_string misquoted them), not
+    many more, and must add most of what the request adds unless the file already has it.
+    Replacing some other block with new_string, or touching it up, fails this.
+    """
+    added, removed = _bag(new) - _bag(old), _bag(old) - _bag(new)
+    adds, removes = _bag(replace) - _bag(search), _bag(search) - _bag(replace)
+    wanted_in, wanted_out = sum(added.values()), sum(removed.values())
+    if (wanted_in or wanted_out) and not (adds or removes):
+        return "it pointed elsewhere: its replacement changes only whitespace"
+    if sum(adds.values()) > wanted_in + max(slack, wanted_in // 2):
+        return "it pointed elsewhere: its replacement adds much more than new_string does"
+    if sum(removes.values()) > wanted_out + max(slack, wanted_out // 2):
+        return "it pointed elsewhere: its replacement removes much more than new_string does"
+    covered = sum((added & (adds + _bag(search))).values())
+    if wanted_in and covered < wanted_in / 2:
+        return "it pointed elsewhere: its replacement does not add what new_string adds"
+    return None
 
 
 def search_similarity(old: str, search: str) -> float:
@@ -157,6 +188,10 @@ def _spaced(text: str) -> str:
 def _tokens(text: str) -> str:
     # Words and single punctuation marks, so "a+b" and "a + b" are the same tokens.
     return " ".join(_TOKEN.findall(text))
+
+
+def _bag(text: str) -> Counter[str]:
+    return Counter(_TOKEN.findall(text))
 
 
 def _line_set(text: str) -> set[str]:
