@@ -268,7 +268,11 @@ def test_bad_settings_are_refused(options):
         # Another block touched up: only its spacing changes.
         ("if (x) {\n", "if ( x) {\n", "only whitespace"),
         # Another change than the one asked for.
-        ("def subtotal(items):\n    total = 0\n", "def subtotal(items):\n    total = []\n", "add what"),
+        (
+            "def subtotal(items):\n    total = 0\n",
+            "def subtotal(items):\n    total = []\n",
+            "add what",
+        ),
     ],
 )
 def test_a_correction_must_make_the_requested_edit(search, replace, why):
