@@ -17,6 +17,7 @@ from editengine.matching.lines import (
     line_view,
     realign_lines,
     strip_key,
+    trim_blank_lines,
 )
 from editengine.text import indent_width, leading_whitespace
 
@@ -120,7 +121,7 @@ class ElisionTier:
         if not any(is_marker(line) for line in old_lines):
             return []
         elided = Elided.of(old_lines)
-        segments = [_trim_blank(segment) for segment in elided.segments]
+        segments = [trim_blank_lines(segment) for segment in elided.segments]
         if not segments or any(not segment for segment in segments):
             return []
         view = line_view(content)
@@ -153,15 +154,6 @@ def _tightest(chains: list[list[int]]) -> list[list[int]]:
         if tail not in by_tail or chain[0] > by_tail[tail][0]:
             by_tail[tail] = chain
     return sorted(by_tail.values())
-
-
-def _trim_blank(lines: list[str]) -> list[str]:
-    start, end = 0, len(lines)
-    while start < end and not lines[start].strip():
-        start += 1
-    while end > start and not lines[end - 1].strip():
-        end -= 1
-    return lines[start:end]
 
 
 def _depth_shift(view: LineView, segment: list[str], start: int) -> int:

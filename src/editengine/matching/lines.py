@@ -156,14 +156,9 @@ class OldLines:
 def without_blank_edges(old: str) -> tuple[OldLines, Callable[[str], str]]:
     """old_string without blank lines at its edges, and how to take them off new_string."""
     old_lines = OldLines.of(old)
-    lines = list(old_lines.lines)
-    head = tail = 0
-    while lines and not lines[0].strip():
-        lines.pop(0)
-        head += 1
-    while lines and not lines[-1].strip():
-        lines.pop()
-        tail += 1
+    lines = trim_blank_lines(old_lines.lines)
+    head = leading_blanks(old_lines.lines)
+    tail = len(old_lines.lines) - head - len(lines)
 
     def trim_new(new: str) -> str:
         ending = "\n" if new.endswith("\n") else ""
@@ -359,6 +354,13 @@ def with_quoted_padding(old_lines: Sequence[str], new_lines: list[str]) -> list[
     return new_lines
 
 
+def trim_blank_lines(lines: Sequence[str]) -> list[str]:
+    """``lines`` without the blank (whitespace-only) lines at either end."""
+    head = leading_blanks(lines)
+    tail = leading_blanks(reversed(lines[head:])) if head < len(lines) else 0
+    return list(lines[head : len(lines) - tail])
+
+
 def leading_blanks(lines: Iterable[str]) -> int:
     """How many lines at the start of ``lines`` are blank (whitespace only)."""
     count = 0
@@ -406,14 +408,15 @@ def realign_lines(
         [key(line) for line in old_lines], [key(line) for line in new_lines]
     )
     equal_pairs, counterpart = pairing.kept, pairing.counterpart
-    new_in_file_frame = _new_is_in_file_frame(
-        old_lines, file_lines, new_lines, equal_pairs, model_levels, file_levels, shifts, common
-    )
     whole = _first_line_lost_its_indent(
         old_lines, file_lines, new_lines, pairing, model_levels, file_levels
     )
     if whole is not None:
         shifts, common, new_in_file_frame = _Shifts(), whole, False
+    else:
+        new_in_file_frame = _new_is_in_file_frame(
+            old_lines, file_lines, new_lines, equal_pairs, model_levels, file_levels, shifts, common
+        )
 
     def depth_source(index: int) -> int:
         """The old line whose shift moves new line ``index``: an inserted line at the depth
