@@ -135,6 +135,7 @@ def _elicitation(answer: types.ElicitResult) -> Any:
     return callback
 
 
+@pytest.mark.parametrize("mode", ["legacy", "auto"])  # a back-channel request / input_required
 @pytest.mark.parametrize(
     ("answer", "written"),
     [
@@ -144,19 +145,36 @@ def _elicitation(answer: types.ElicitResult) -> Any:
     ],
 )
 async def test_confirm_asks_the_user_through_elicitation(
-    engine: EditEngine, answer: types.ElicitResult, written: bool
+    engine: EditEngine, answer: types.ElicitResult, written: bool, mode: str
 ) -> None:
     (engine.root / "a.txt").write_text("one\n")
     callback = _elicitation(answer)
     result = await _call(
         engine, "edit", {"file_path": "a.txt", "old_string": "one", "new_string": "two"},
-        confirm=True, elicitation_callback=callback, mode="legacy",
+        confirm=True, elicitation_callback=callback, mode=mode,
     )  # fmt: skip
     assert len(callback.asked) == 1 and "+two" in callback.asked[0]
     assert result.is_error is not written
     assert (engine.root / "a.txt").read_text() == ("two\n" if written else "one\n")
     if not written:
         assert _text(result).startswith("Error [rejected]")
+
+
+async def test_confirm_in_rounds_refuses_a_file_changed_while_the_user_decided(
+    engine: EditEngine,
+) -> None:
+    (engine.root / "a.txt").write_text("one\n")
+
+    async def callback(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        (engine.root / "a.txt").write_text("one\nmore\n")  # someone saves meanwhile
+        return types.ElicitResult(action="accept", content={"approve": True})
+
+    result = await _call(
+        engine, "edit", {"file_path": "a.txt", "old_string": "one", "new_string": "two"},
+        confirm=True, elicitation_callback=callback,
+    )  # fmt: skip
+    assert result.is_error and _text(result).startswith("Error [stale_file]")
+    assert (engine.root / "a.txt").read_text() == "one\nmore\n"
 
 
 async def test_confirm_approves_when_the_client_cannot_be_asked(engine: EditEngine) -> None:
@@ -203,7 +221,6 @@ async def test_apply_patch_is_listed_only_when_the_engine_has_it(engine: EditEng
     calls: list[tuple[str, str]] = []
 
     class PatchingEngine(EditEngine):
-
         def apply_patch(self, patch: str, format: str = "auto", **options: Any) -> Any:
             calls.append((patch, format))
             if "bad" in patch:

@@ -24,16 +24,31 @@ from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 import anyio
+from mcp.server.elicitation import render_elicitation_schema
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.tools import Tool
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import (
+    CallToolResult,
+    ElicitRequest,
+    ElicitRequestFormParams,
+    InputRequiredResult,
+    TextContent,
+    ToolAnnotations,
+)
 from pydantic import BaseModel, Field
 
 from editengine import tools as _tools
 from editengine._resources import prompt_text
 from editengine.edits import ConfirmRequest, Decision, EditResult
 from editengine.engine import EditEngine
-from editengine.errors import AmbiguousMatch, BadRequest, CountMismatch, EditError, MultiEditFailed
+from editengine.errors import (
+    AmbiguousMatch,
+    BadRequest,
+    CountMismatch,
+    EditError,
+    EditRejected,
+    MultiEditFailed,
+)
 from editengine.files import read_snapshot
 from editengine.numbered import format_line, number_lines, split_lines
 
@@ -46,6 +61,12 @@ _CANDIDATES_SHOWN = 5
 _current_context: contextvars.ContextVar[Context | None] = contextvars.ContextVar(
     "editengine_mcp_context", default=None
 )
+# Set while an edit the user already approved (in an earlier round) is being made.
+_approved: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "editengine_mcp_approved", default=False
+)
+_APPROVAL_KEY = "approve"
+_NEW_FILE = "new-file"
 
 # ---------------------------------------------------------------------- output models
 
@@ -373,21 +394,13 @@ def _apply_patch_tool(engine: EditEngine) -> Callable[..., Any]:
 
 async def _run_edit(
     engine: EditEngine, ctx: Context, tool: str, arguments: dict[str, Any]
-) -> CallToolResult:
+) -> CallToolResult | InputRequiredResult:
     token = _current_context.set(ctx)
     try:
         call = _tools.parse_tool_call(tool, arguments)
-        if call.tool == _tools.EDIT_TOOL:
-            spec = call.edits[0]
-            result = await engine.aedit(
-                call.file_path, spec.old_string, spec.new_string,
-                instruction=spec.instruction, replace_all=spec.replace_all,
-                expected_replacements=spec.expected_replacements, match_mode=spec.match_mode,
-            )  # fmt: skip
-        else:
-            result = await engine.amulti_edit(
-                call.file_path, call.edits, instruction=call.instruction
-            )
+        if engine.confirm is _elicit_approval and _asks_in_rounds(ctx):
+            return await _run_with_approval_round(engine, ctx, call)
+        result = await _apply(engine, call)
     except EditError as error:
         return _error(error, engine=engine, file_path=arguments.get("file_path"))
     except Exception as error:
@@ -395,6 +408,60 @@ async def _run_edit(
     finally:
         _current_context.reset(token)
     return _edited(result)
+
+
+async def _apply(
+    engine: EditEngine, call: _tools.ToolCall, *, dry_run: bool = False,
+    expected_hash: str | None = None,
+) -> EditResult:  # fmt: skip
+    if call.tool == _tools.EDIT_TOOL:
+        spec = call.edits[0]
+        return await engine.aedit(
+            call.file_path, spec.old_string, spec.new_string,
+            instruction=spec.instruction, replace_all=spec.replace_all,
+            expected_replacements=spec.expected_replacements, match_mode=spec.match_mode,
+            dry_run=dry_run, expected_hash=expected_hash,
+        )  # fmt: skip
+    return await engine.amulti_edit(
+        call.file_path, call.edits, instruction=call.instruction,
+        dry_run=dry_run, expected_hash=expected_hash,
+    )  # fmt: skip
+
+
+async def _run_with_approval_round(
+    engine: EditEngine, ctx: Context, call: _tools.ToolCall
+) -> CallToolResult | InputRequiredResult:
+    """Approval where the server cannot send requests of its own (the 2026-07-28 protocol):
+    the first round previews the edit and asks; the client retries with the answer, and the
+    edit is made only against the file the user saw (its sha256 travels in request_state)."""
+    answer = (ctx.input_responses or {}).get(_APPROVAL_KEY)
+    if answer is None:
+        preview = await _apply(engine, call, dry_run=True)
+        if preview.no_change:
+            return _edited(preview)
+        request = ElicitRequest(
+            params=ElicitRequestFormParams(
+                message=f"{preview.summary}\n\n{preview.diff}",
+                requested_schema=render_elicitation_schema(Approval),
+            )
+        )
+        return InputRequiredResult(
+            input_requests={_APPROVAL_KEY: request},
+            request_state=preview.hash_before or _NEW_FILE,
+        )
+    content = getattr(answer, "content", None) or {}
+    if getattr(answer, "action", None) != "accept" or content.get("approve") is not True:
+        raise EditRejected(
+            f"The edit of {call.file_path} was rejected by the user; nothing was written.",
+            hint="Ask the user what to change, or propose a different edit.",
+        )
+    state = ctx.request_state
+    expected = None if state in (None, _NEW_FILE) else state
+    approved = _approved.set(True)
+    try:
+        return _edited(await _apply(engine, call, expected_hash=expected))
+    finally:
+        _approved.reset(approved)
 
 
 def _edited(result: EditResult) -> CallToolResult:
@@ -513,7 +580,7 @@ class Approval(BaseModel):
 async def _elicit_approval(request: ConfirmRequest) -> Decision:
     """Ask the user through the client (MCP elicitation); approve when it cannot ask."""
     ctx = _current_context.get()
-    if ctx is None or not _can_elicit(ctx):
+    if _approved.get() or ctx is None or not _can_elicit(ctx):
         return Decision.approve()
     message = f"{request.summary}\n\n{request.diff}"
     try:
@@ -534,3 +601,13 @@ def _can_elicit(ctx: Context) -> bool:
     except Exception:
         return False
     return capabilities is not None and getattr(capabilities, "elicitation", None) is not None
+
+
+def _asks_in_rounds(ctx: Context) -> bool:
+    """The client can be asked, but only by answering input_required (no back-channel)."""
+    if not _can_elicit(ctx):
+        return False
+    try:
+        return not ctx.request_context.session.can_send_request
+    except Exception:
+        return False
