@@ -337,18 +337,21 @@ class Journal:
         return entries
 
     def _next_seq(self) -> int:
-        last = 0
+        """One more than the newest complete entry's (read from the end: appends stay cheap)."""
         for segment in reversed(self._segment_paths()):
             try:
-                data = segment.read_bytes()
+                with open(segment, "rb") as handle:
+                    size = handle.seek(0, os.SEEK_END)
+                    end = _last_newline_end(handle, size)  # past a torn tail, if any
+                    if end == 0:
+                        continue
+                    start = _last_newline_end(handle, end - 1)
+                    handle.seek(start)
+                    line = handle.read(end - 1 - start)
             except FileNotFoundError:
                 continue
-            complete = data[: data.rfind(b"\n") + 1]
-            lines = complete.split(b"\n")[:-1]
-            if lines:
-                last = _decode(lines[-1], segment, len(lines)).seq
-                break
-        return last + 1
+            return _decode(line, segment, 0).seq + 1
+        return 1
 
     def _append(self, line: bytes) -> None:
         try:
@@ -460,7 +463,8 @@ def _encode(entry: JournalEntry) -> bytes:
 def _decode(line: bytes, segment: Path, number: int) -> JournalEntry:
     def corrupt(why: str) -> JournalCorrupt:
         return JournalCorrupt(
-            f"The undo journal {segment} is damaged at line {number} ({why}); it is not "
+            f"The undo journal {segment} is damaged at "
+            f"{f'line {number}' if number > 0 else 'its last line'} ({why}); it is not "
             "trusted, and nothing was restored.",
             path=os.fspath(segment),
             hint=(

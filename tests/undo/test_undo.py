@@ -272,3 +272,14 @@ def test_property_any_sequence_of_edits_undoes_to_the_original(
     if done:
         engine.undo(steps=done)
     assert snapshot(root) == original
+
+
+def test_a_file_made_binary_since_is_stale_not_a_crash(
+    engine: EditEngine, workspace: Path, write: Callable[..., Path]
+) -> None:
+    path = write("a.txt", "one\n")
+    engine.edit("a.txt", "one", "two")
+    path.write_bytes(b"\x00\x01binary")
+    with pytest.raises(StaleFile, match="no longer UTF-8"):
+        engine.undo()
+    assert path.read_bytes() == b"\x00\x01binary"

@@ -20,14 +20,22 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from editengine.diff import unified_diff
-from editengine.errors import BadRequest, JournalError, NothingToUndo, StaleFile
-from editengine.files import Target, atomic_write, read_snapshot
+from editengine.errors import (
+    BadRequest,
+    BinaryFile,
+    JournalError,
+    NothingToUndo,
+    StaleFile,
+    UnsupportedEncoding,
+)
+from editengine.files import FileSnapshot, Target, atomic_write, read_snapshot
 from editengine.journal import Journal, JournalEntry
 
 if TYPE_CHECKING:
     from editengine.engine.core import EditEngine
 
 _PLAN_ATTEMPTS = 5
+_NO_LIMIT = 1 << 62  # undo restores whatever size the journal recorded
 
 logger = logging.getLogger("editengine")
 
@@ -291,8 +299,7 @@ def _check(
     """Every step's (entry, bytes now, bytes after reversing), or StaleFile before any write."""
     state: dict[str, bytes | None] = {}
     for key, target in targets.items():
-        snapshot = read_snapshot(target.real, display=target.display, max_bytes=1 << 62)
-        state[key] = snapshot.data if snapshot.exists else None
+        state[key] = _current_bytes(target)
     planned: list[tuple[JournalEntry, bytes | None, bytes | None]] = []
     for entry in chosen:
         current = state[entry.real]
@@ -337,7 +344,7 @@ def _apply(
     operation: str,
 ) -> tuple[RestoredFile, tuple[str, ...]]:
     """Write one planned step (file lock held) and journal it."""
-    current = read_snapshot(target.real, display=target.display, max_bytes=1 << 62)
+    current = _snapshot(target)
     if (current.data if current.exists else None) != before:
         # Another program, ignoring our lock, wrote it since the check.
         raise _stale(entry, current.data if current.exists else None, current.sha256, first=True)
@@ -387,6 +394,24 @@ def _apply(
         diff=diff,
     )
     return restored, notes
+
+
+def _snapshot(target: Target) -> FileSnapshot:
+    try:
+        return read_snapshot(target.real, display=target.display, max_bytes=_NO_LIMIT)
+    except (BinaryFile, UnsupportedEncoding) as error:
+        # editengine only ever writes UTF-8 text: someone else put these bytes there.
+        raise StaleFile(
+            f"{target.display} is no longer UTF-8 text, so it changed since editengine wrote "
+            "it; nothing was restored.",
+            path=target.display,
+            hint="Restore the file from version control, or fix it by hand.",
+        ) from error
+
+
+def _current_bytes(target: Target) -> bytes | None:
+    snapshot = _snapshot(target)
+    return snapshot.data if snapshot.exists else None
 
 
 def _text(data: bytes | None) -> str:
