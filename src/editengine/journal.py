@@ -115,7 +115,8 @@ class JournalEntry:
     relative to the workspace's real root (the key for "same file"). ``before_sha256`` is
     ``None`` when the write created the file, ``after_sha256`` when it deleted it.
     ``restore`` is ``None`` when the old bytes were too large to keep. ``target`` is the id
-    of the entry an ``undo`` (or ``redo``) reversed.
+    of the entry an ``undo`` (or ``redo``) reversed. Entries sharing a ``group`` (the files of
+    one patch) are undone together, as one step.
     """
 
     id: str
@@ -132,6 +133,7 @@ class JournalEntry:
     restore: Reverse | None
     restore_size: int
     target: str | None = None
+    group: str | None = None
 
     def restores(self, after: bytes | None) -> bytes | None:
         """The bytes before this write, from the bytes it left (``None``: no file)."""
@@ -170,6 +172,7 @@ class JournalEntry:
             "strategy": self.strategy,
             "summary": self.summary,
             "target": self.target,
+            "group": self.group,
             "restorable": self.before_sha256 is None or self.restore is not None,
         }
 
@@ -222,6 +225,7 @@ class Journal:
         real: str | None = None,
         mode: int | None = None,
         target: str | None = None,
+        group: str | None = None,
     ) -> JournalEntry:
         """Append the write of ``path`` from ``before`` to ``after`` (``None``: no file).
 
@@ -255,6 +259,7 @@ class Journal:
                 restore=reverse,
                 restore_size=restore_size,
                 target=target,
+                group=group,
             )
             self._append(_encode(entry))
         return entry
@@ -265,12 +270,6 @@ class Journal:
         """Every entry still kept, oldest first; :class:`JournalCorrupt` if any is damaged."""
         with self._locked():
             return self._read_all()
-
-    @contextmanager
-    def locked(self) -> Iterator[list[JournalEntry]]:
-        """Hold the journal's lock (no other process appends meanwhile); yield its entries."""
-        with self._locked():
-            yield self._read_all()
 
     # ------------------------------------------------------------------ internals
 
@@ -453,6 +452,7 @@ def _encode(entry: JournalEntry) -> bytes:
         "restore": entry.restore.to_json() if entry.restore is not None else None,
         "restore_size": entry.restore_size,
         "target": entry.target,
+        "group": entry.group,
     }
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     checksum = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
@@ -496,6 +496,7 @@ def _decode(line: bytes, segment: Path, number: int) -> JournalEntry:
             restore=Reverse.from_json(restore) if restore is not None else None,
             restore_size=int(body.get("restore_size") or 0),
             target=body.get("target"),
+            group=body.get("group"),
         )
     except (ValueError, KeyError, TypeError) as error:
         raise corrupt(str(error)) from error

@@ -283,3 +283,50 @@ def test_a_file_made_binary_since_is_stale_not_a_crash(
     with pytest.raises(StaleFile, match="no longer UTF-8"):
         engine.undo()
     assert path.read_bytes() == b"\x00\x01binary"
+
+
+def _patch_like(engine: EditEngine, changes: dict[str, bytes | None], group: str) -> None:
+    """Write several files the way a patch does: each under its lock, each journaled through
+    the engine's one recording call, all in one group (the contract for patches)."""
+    from editengine.files import atomic_write, read_snapshot
+
+    for name, data in changes.items():
+        target = engine.workspace.resolve(name)
+        with engine._locks.hold(target.real, display=target.display):
+            before = read_snapshot(target.real, display=name, max_bytes=1 << 30)
+            if data is None:
+                os.unlink(target.real)
+            else:
+                atomic_write(target.real, data, display=name, mode=before.mode)
+            engine._record_write(
+                target, before.data if before.exists else None, data,
+                strategy="udiff", operation="patch", summary=f"Patched {name}",
+                mode=before.mode, group=group,
+            )  # fmt: skip
+
+
+def test_one_undo_step_reverses_a_whole_patch_and_redo_reapplies_it(
+    engine: EditEngine, workspace: Path, write: Callable[..., Path]
+) -> None:
+    write("a.txt", "a1\n")
+    write("b.txt", "b1\n")
+    write("gone.txt", "bye\n")
+    engine.edit("a.txt", "a1", "a2")
+    before_patch = snapshot(workspace)
+    _patch_like(engine, {"a.txt": b"a3\n", "b.txt": b"b2\n", "gone.txt": None,
+                         "new.txt": b"hello\n"}, group="p1")  # fmt: skip
+    after_patch = snapshot(workspace)
+    engine.multi_edit("b.txt", [{"old_string": "b2", "new_string": "b3"}])
+    engine.undo()
+    assert snapshot(workspace) == after_patch
+    result = engine.undo()  # the whole patch, one step
+    assert snapshot(workspace) == before_patch
+    assert sorted(item.file_path for item in result.restored) == [
+        "a.txt", "b.txt", "gone.txt", "new.txt",
+    ]  # fmt: skip
+    assert (workspace / "gone.txt").read_bytes() == b"bye\n"
+    engine.redo()  # the whole patch again
+    assert snapshot(workspace) == after_patch
+    engine.undo(steps=2)  # the patch, then the first edit
+    assert (workspace / "a.txt").read_bytes() == b"a1\n"
+    assert (workspace / "gone.txt").exists() and not (workspace / "new.txt").exists()

@@ -478,12 +478,15 @@ class EditEngine:
         operation: str,
         summary: str,
         mode: int | None = None,
+        group: str | None = None,
     ) -> tuple[str, ...]:
         """Journal a write that succeeded (lock held): the one place every write is recorded.
-        Returns notes for the result; a journal failure never fails a write already done."""
+        ``before``/``after`` are the bytes (``None``: no file); writes of one patch share a
+        ``group`` and are undone as one step. Returns notes for the result; a journal failure
+        never fails a write already done."""
         return _undo.record_write(
             self, target, before, after,
-            strategy=strategy, operation=operation, summary=summary, mode=mode,
+            strategy=strategy, operation=operation, summary=summary, mode=mode, group=group,
         )  # fmt: skip
 
     # ------------------------------------------------------------------ stage helpers

@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import logging
 import os
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -151,8 +152,12 @@ def record_write(
     summary: str,
     mode: int | None = None,
     reverses: str | None = None,
+    group: str | None = None,
 ) -> tuple[str, ...]:
-    """Journal one write that succeeded; notes for the result (empty when all went well)."""
+    """Journal one write that succeeded; notes for the result (empty when all went well).
+
+    Writes that belong together (the files of one patch) pass the same ``group``: one undo
+    step then reverses all of them."""
     journal = engine.journal
     if journal is None:
         return ()
@@ -167,6 +172,7 @@ def record_write(
             real=_relative_real(engine, target),
             mode=mode,
             target=reverses,
+            group=group,
         )
     except JournalError as error:
         logger.warning("could not journal the write of %s: %s", target.display, error)
@@ -214,8 +220,14 @@ def reverse(
             steps_planned = _check(engine, chosen, targets)
             restored: list[RestoredFile] = []
             notes: list[str] = []
+            groups: dict[str, str] = {}  # a reversed group is journaled as one group too
             for entry, before, after in steps_planned:
-                item, note = _apply(engine, targets[entry.real], entry, before, after, operation)
+                group = None
+                if entry.group is not None:
+                    group = groups.setdefault(entry.group, uuid.uuid4().hex[:16])
+                item, note = _apply(
+                    engine, targets[entry.real], entry, before, after, operation, group
+                )
                 restored.append(item)
                 notes.extend(note)
             return UndoResult(operation=operation, restored=tuple(restored), notes=tuple(notes))
@@ -266,13 +278,30 @@ def _choose(
                 "journaled; an undo can be redone until its file is edited again."
             ),
         )
-    if len(found) < steps:
+    grouped = _steps(found)
+    chosen_steps = grouped[:steps]
+    if len(grouped) < steps:
         raise NothingToUndo(
-            f"Asked for {steps} steps, but the journal holds only {len(found)}"
+            f"Asked for {steps} steps, but the journal holds only {len(grouped)}"
             f"{' of ' + os.fspath(path) if path is not None else ''}; nothing was restored.",
-            hint=f"Use --steps {len(found)} or fewer.",
+            hint=f"Use --steps {len(grouped)} or fewer.",
         )
-    return found[:steps]
+    return [entry for step in chosen_steps for entry in step]
+
+
+def _steps(found: Sequence[JournalEntry]) -> list[list[JournalEntry]]:
+    """Newest first; entries of one group (one patch) form one step."""
+    steps: list[list[JournalEntry]] = []
+    index: dict[str, list[JournalEntry]] = {}
+    for entry in found:
+        if entry.group is not None and entry.group in index:
+            index[entry.group].append(entry)
+            continue
+        step = [entry]
+        steps.append(step)
+        if entry.group is not None:
+            index[entry.group] = step
+    return steps
 
 
 def _targets(engine: EditEngine, chosen: Sequence[JournalEntry]) -> dict[str, Target]:
@@ -342,6 +371,7 @@ def _apply(
     before: bytes | None,
     after: bytes | None,
     operation: str,
+    group: str | None,
 ) -> tuple[RestoredFile, tuple[str, ...]]:
     """Write one planned step (file lock held) and journal it."""
     current = _snapshot(target)
@@ -384,6 +414,7 @@ def _apply(
         summary=f"{operation} of: {entry.summary or entry.operation + ' ' + entry.path}",
         mode=current.mode if current.exists else entry.mode,
         reverses=entry.id,
+        group=group,
     )
     diff = unified_diff(_text(before), _text(after), target.display, created=before is None).text
     restored = RestoredFile(

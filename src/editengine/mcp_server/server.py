@@ -246,7 +246,7 @@ def _tool(
         description=prompt_text(prompt).strip(),
         annotations=ToolAnnotations(
             read_only_hint=read_only,
-            destructive_hint=False,
+            destructive_hint=not read_only,  # an edit replaces text (undoably, but still)
             idempotent_hint=read_only,
             open_world_hint=False,
         ),
