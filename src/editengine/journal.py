@@ -478,6 +478,8 @@ def _decode(line: bytes, segment: Path, number: int) -> JournalEntry:
         raise corrupt("checksum mismatch")
     try:
         body = json.loads(text)
+        if not isinstance(body, dict):
+            raise ValueError("the entry is not a JSON object")
         if body.get("v") != FORMAT_VERSION:
             raise ValueError(f"unknown format version {body.get('v')!r}")
         restore = body.get("restore")
@@ -488,18 +490,37 @@ def _decode(line: bytes, segment: Path, number: int) -> JournalEntry:
             operation=_text(body, "op"),
             path=_text(body, "path"),
             real=_text(body, "real"),
-            before_sha256=body.get("before"),
-            after_sha256=body.get("after"),
-            strategy=body.get("strategy"),
+            before_sha256=_optional_hash(body.get("before"), "before"),
+            after_sha256=_optional_hash(body.get("after"), "after"),
+            strategy=_optional_str(body.get("strategy"), "strategy"),
             summary=str(body.get("summary") or ""),
-            mode=body.get("mode"),
+            mode=_optional_int(body.get("mode"), "mode"),
             restore=Reverse.from_json(restore) if restore is not None else None,
             restore_size=int(body.get("restore_size") or 0),
-            target=body.get("target"),
-            group=body.get("group"),
+            target=_optional_str(body.get("target"), "target"),
+            group=_optional_str(body.get("group"), "group"),
         )
     except (ValueError, KeyError, TypeError) as error:
         raise corrupt(str(error)) from error
+
+
+def _optional_int(value: Any, name: str) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ValueError(f"field {name!r} is not an integer")
+    return value
+
+
+def _optional_str(value: Any, name: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"field {name!r} is not a string")
+    return value
+
+
+def _optional_hash(value: Any, name: str) -> str | None:
+    text = _optional_str(value, name)
+    if text is not None and (len(text) != 64 or text.strip("0123456789abcdef")):
+        raise ValueError(f"field {name!r} is not a sha256")
+    return text
 
 
 def _text(body: dict[str, Any], name: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import multiprocessing
 import os
 import signal
@@ -184,3 +186,38 @@ def test_each_workspace_has_its_own_journal(tmp_path: Path) -> None:
     assert (first.directory / "workspace").read_text().strip() == str(tmp_path / "one")
     assert oct(first.directory.stat().st_mode & 0o777) == oct(0o700)
     assert oct(first.path.stat().st_mode & 0o777) == oct(0o600)
+
+
+@given(st.one_of(
+    st.binary(max_size=200),
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                    max_size=6),
+        max_leaves=12,
+    ).map(lambda value: json.dumps(value).encode()),
+))  # fmt: skip
+def test_any_line_with_a_valid_checksum_decodes_or_is_reported_corrupt(text: bytes) -> None:
+    from editengine.journal import _decode
+
+    line = hashlib.sha256(text).hexdigest()[:16].encode() + b" " + text
+    try:
+        entry = _decode(line, Path("journal.jsonl"), 1)
+    except JournalCorrupt as error:
+        assert "line 1" in str(error)
+    else:
+        assert isinstance(entry.path, str) and isinstance(entry.seq, int)
+
+
+def test_a_forged_entry_cannot_reach_outside_the_workspace(
+    engine: EditEngine, workspace: Path, tmp_path: Path, write: Callable[..., Path]
+) -> None:
+    outside = tmp_path / "victim.txt"
+    outside.write_bytes(b"new\n")
+    assert engine.journal is not None
+    engine.journal.record("../victim.txt", b"old\n", b"new\n", real="../victim.txt")
+    from editengine.errors import PathOutsideWorkspace
+
+    with pytest.raises(PathOutsideWorkspace):
+        engine.undo()
+    assert outside.read_bytes() == b"new\n"
