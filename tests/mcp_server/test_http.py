@@ -82,3 +82,31 @@ def test_http_binds_loopback_by_default(kit: SimpleNamespace) -> None:
     assert _address("0.0.0.0:9000") == ("0.0.0.0", 9000)
     with pytest.raises(ValueError):
         _address("localhost:http")
+
+
+async def test_http_with_the_high_level_client_on_the_newest_protocol(
+    http_server: str, project: dict[str, Path], kit: SimpleNamespace
+) -> None:
+    from mcp import Client
+
+    root = project["root"]
+    with anyio.fail_after(90):
+        async with Client(http_server) as client:
+            tools = {tool.name for tool in (await client.list_tools()).tools}
+            assert {"read", "edit", "multi_edit", "undo"} <= tools
+            read = await client.call_tool("read", {"file_path": "app.py", "limit": 2})
+            assert kit.text_of(read).startswith("     1\tdef first():\n     2\t    value = 1")
+            edit = await client.call_tool(
+                "edit",
+                {"file_path": "app.py", "old_string": "def first():\n  value = 1",
+                 "new_string": "def first():\n  value = 5"},
+            )  # fmt: skip
+            assert not edit.is_error, kit.text_of(edit)
+            assert b"    value = 5" in (root / "app.py").read_bytes()
+            ambiguous = await client.call_tool(
+                "edit", {"file_path": "app.py", "old_string": "return value", "new_string": "x"}
+            )
+            assert ambiguous.is_error and "Candidate 2" in kit.text_of(ambiguous)
+            undo = await client.call_tool("undo", {})
+            assert not undo.is_error, kit.text_of(undo)
+    assert (root / "app.py").read_bytes() == kit.FILES["app.py"]
