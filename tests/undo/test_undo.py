@@ -330,3 +330,66 @@ def test_one_undo_step_reverses_a_whole_patch_and_redo_reapplies_it(
     engine.undo(steps=2)  # the patch, then the first edit
     assert (workspace / "a.txt").read_bytes() == b"a1\n"
     assert (workspace / "gone.txt").exists() and not (workspace / "new.txt").exists()
+
+
+OPS = st.lists(
+    st.tuples(
+        st.sampled_from(["edit", "edit", "undo", "redo", "outside", "undo_file"]),
+        st.integers(0, 1),
+    ),
+    min_size=1,
+    max_size=14,
+)
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(ops=OPS)
+def test_property_undo_and_redo_only_ever_restore_states_seen_and_refusals_change_nothing(
+    tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, int]]
+) -> None:
+    from editengine.errors import EditError
+
+    root = tmp_path_factory.mktemp("ws")
+    engine = EditEngine(
+        root,
+        lock_dir=root.parent / "locks",
+        journal=Journal(root, directory=root.parent / "journal"),
+    )
+    names = ["a.txt", "b.txt"]
+    for name in names:
+        (root / name).write_bytes(f"{name} v0\r\n".encode())
+    seen: dict[str, set[bytes | None]] = {name: {(root / name).read_bytes()} for name in names}
+    outside_change = False
+    for step, (op, which) in enumerate(ops):
+        name = names[which]
+        before = snapshot(root)
+        try:
+            if op == "edit":
+                current = (root / name).read_bytes().decode()
+                engine.edit(name, current.split("\r\n")[0], f"{name} v{step + 1}")
+            elif op == "outside":
+                (root / name).write_bytes(f"{name} by hand {step}\n".encode())
+                outside_change = True
+            elif op == "undo":
+                engine.undo()
+            elif op == "redo":
+                engine.redo()
+            else:
+                engine.undo(name)
+        except EditError:
+            assert snapshot(root) == before  # a refusal changes nothing
+        after = snapshot(root)
+        for other in names:
+            data = after.get(other)
+            if op in ("undo", "redo", "undo_file"):
+                assert data in seen[other]  # undo only ever brings back a state seen
+            seen[other].add(data)
+    if not outside_change:
+        while True:
+            try:
+                engine.undo()
+            except EditError:
+                break
+        assert snapshot(root) == {name: f"{name} v0\r\n".encode() for name in names}
