@@ -221,3 +221,12 @@ def test_a_forged_entry_cannot_reach_outside_the_workspace(
     with pytest.raises(PathOutsideWorkspace):
         engine.undo()
     assert outside.read_bytes() == b"new\n"
+
+
+def test_the_journal_benchmark_prints_its_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from editengine.journal_bench import main
+
+    assert main(["--edits", "2", "--sizes", "50"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].startswith("| file | edit, no journal")
+    assert rows[2].startswith("| 50 lines |") and rows[2].count("ms") == 3
