@@ -24,6 +24,7 @@ from editengine.diff import unified_diff
 from editengine.errors import (
     BadRequest,
     BinaryFile,
+    EditError,
     JournalError,
     NothingToUndo,
     StaleFile,
@@ -225,9 +226,18 @@ def reverse(
                 group = None
                 if entry.group is not None:
                     group = groups.setdefault(entry.group, uuid.uuid4().hex[:16])
-                item, note = _apply(
-                    engine, targets[entry.real], entry, before, after, operation, group
-                )
+                try:
+                    item, note = _apply(
+                        engine, targets[entry.real], entry, before, after, operation, group
+                    )
+                except EditError as error:  # a write failed: say which steps did happen
+                    if restored:
+                        done = ", ".join(item.file_path for item in restored)
+                        error.add_note_for_agent(
+                            f"Before this failed, {len(restored)} step(s) were restored and "
+                            f"journaled: {done}."
+                        )
+                    raise
                 restored.append(item)
                 notes.extend(note)
             return UndoResult(operation=operation, restored=tuple(restored), notes=tuple(notes))
