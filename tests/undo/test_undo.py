@@ -393,3 +393,36 @@ def test_property_undo_and_redo_only_ever_restore_states_seen_and_refusals_chang
             except EditError:
                 break
         assert snapshot(root) == {name: f"{name} v0\r\n".encode() for name in names}
+
+
+def test_a_write_failing_mid_undo_says_which_steps_happened(
+    engine: EditEngine,
+    workspace: Path,
+    write: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from editengine.engine import undo as undo_module
+    from editengine.errors import WriteFailed
+
+    write("a.txt", "a1\n")
+    write("b.txt", "b1\n")
+    engine.edit("a.txt", "a1", "a2")
+    engine.edit("b.txt", "b1", "b2")
+    real_write = undo_module.atomic_write
+    calls: list[Path] = []
+
+    def failing(path: Path, data: bytes, **options: object) -> tuple[str, ...]:
+        calls.append(path)
+        if len(calls) == 2:
+            raise WriteFailed("Could not write a.txt: disk full. The file was left unchanged.")
+        return real_write(path, data, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(undo_module, "atomic_write", failing)
+    with pytest.raises(WriteFailed) as caught:
+        engine.undo(steps=2)
+    assert "1 step(s) were restored and journaled: b.txt" in str(caught.value)
+    assert (workspace / "b.txt").read_bytes() == b"b1\n"
+    assert (workspace / "a.txt").read_bytes() == b"a2\n"
+    monkeypatch.undo()
+    engine.undo()  # the journal knows b.txt was undone: the next step is a.txt
+    assert (workspace / "a.txt").read_bytes() == b"a1\n"
