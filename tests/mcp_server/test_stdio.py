@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -43,7 +42,7 @@ async def test_stdio_session_round_trip(project: dict[str, Path], kit: SimpleNam
 
 
 async def test_stdio_journal_is_shared_with_the_undo_command(
-    project: dict[str, Path], kit: SimpleNamespace
+    project: dict[str, Path], kit: SimpleNamespace, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = project["root"]
     with open(project["tmp"] / "server.log", "w") as log, anyio.fail_after(90):
@@ -58,23 +57,16 @@ async def test_stdio_journal_is_shared_with_the_undo_command(
                 {"file_path": "app.py", "old_string": "def first", "new_string": "def a"},
             )
             assert not result.is_error, kit.text_of(result)
-    command = [
-        sys.executable, "-m", "editengine", "undo", "--root", str(root),
-        "--journal-dir", str(project["journal"]),
-    ]  # fmt: skip
-    env = kit.server_env()
-    listed = subprocess.run(
-        [*command, "--list"], env=env, capture_output=True, text=True, timeout=60
-    )
-    assert listed.returncode == 0, listed.stderr
-    assert "new/made.txt" in listed.stdout and "app.py" in listed.stdout
-    undone = subprocess.run(
-        [*command, "--steps", "2"], env=env, capture_output=True, text=True, timeout=60
-    )
-    assert undone.returncode == 0, undone.stderr
-    assert "Undid 2 writes" in undone.stdout
+    # The server (another process) wrote the journal; the undo command reads it here.
+    from editengine.cli import main
+
+    flags = ["--root", str(root), "--journal-dir", str(project["journal"])]
+    assert main(["undo", "--list", *flags]) == 0
+    listed = capsys.readouterr().out
+    assert "new/made.txt" in listed and "app.py" in listed
+    assert main(["undo", "--steps", "2", *flags]) == 0
+    assert "Undid 2 writes" in capsys.readouterr().out
     assert not (root / "new" / "made.txt").exists()
     assert (root / "app.py").read_bytes() == kit.FILES["app.py"]
-    again = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
-    assert again.returncode == 1
-    assert "nothing_to_undo" in again.stderr
+    assert main(["undo", *flags]) == 1
+    assert "nothing_to_undo" in capsys.readouterr().err
