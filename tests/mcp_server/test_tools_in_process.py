@@ -6,11 +6,11 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import mcp_types as types
 import pytest
 
 pytest.importorskip("mcp")
 
+import mcp_types as types
 from mcp import Client
 
 from editengine.engine import EditEngine
