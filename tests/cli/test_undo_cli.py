@@ -80,3 +80,5 @@ def test_bad_usage_exits_2(edited, capsys) -> None:
     assert main(["undo", "--steps", "0", *flags]) == 2
     assert main(["undo", "../outside.txt", *flags]) == 1
     assert "path_outside_workspace" in capsys.readouterr().err
+    assert main(["undo", "--root", "/no/such/folder"]) == 2
+    assert "error[file_not_found]" in capsys.readouterr().err

@@ -45,6 +45,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         journal = Journal(args.root, directory=args.journal_dir) if args.journal_dir else True
         engine = EditEngine(args.root, journal=journal)
+    except EditError as error:  # no such root: a usage error
+        return _fail(error, EXIT_USAGE, as_json=args.json)
+    try:
         if args.list:
             return _list(engine, args)
         if args.steps < 1:
