@@ -426,3 +426,55 @@ def test_a_write_failing_mid_undo_says_which_steps_happened(
     monkeypatch.undo()
     engine.undo()  # the journal knows b.txt was undone: the next step is a.txt
     assert (workspace / "a.txt").read_bytes() == b"a1\n"
+
+
+def test_threads_editing_undoing_and_redoing_at_once_leave_a_journal_that_undoes_to_the_start(
+    make_engine: Callable[..., EditEngine], workspace: Path, write: Callable[..., Path]
+) -> None:
+    import random
+    import threading
+
+    from editengine.errors import EditError
+
+    for name in ("a", "b"):
+        write(f"{name}.txt", "".join(f"{name} line {i}\r\n" for i in range(12)))
+    start = snapshot(workspace)
+    crashes: list[str] = []
+
+    def editor(seed: int) -> None:
+        engine, chance = make_engine(), random.Random(seed)
+        for _ in range(15):
+            name, line = chance.choice("ab"), chance.randrange(12)
+            text = (workspace / f"{name}.txt").read_bytes().decode()
+            old = next(x for x in text.split("\r\n") if x.startswith(f"{name} line {line}"))
+            try:
+                engine.edit(f"{name}.txt", old, old + "+")
+            except EditError:
+                pass  # an undo changed that line meanwhile: refused, which is right
+            except Exception as error:
+                crashes.append(repr(error))
+
+    def undoer(seed: int) -> None:
+        engine, chance = make_engine(), random.Random(seed)
+        for _ in range(10):
+            try:
+                (engine.undo if chance.random() < 0.6 else engine.redo)()
+            except EditError:
+                pass
+            except Exception as error:
+                crashes.append(repr(error))
+
+    threads = [threading.Thread(target=editor, args=(n,)) for n in range(3)]
+    threads += [threading.Thread(target=undoer, args=(n,)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert crashes == []
+    engine = make_engine()
+    for _ in range(1000):
+        try:
+            engine.undo()
+        except NothingToUndo:
+            break
+    assert snapshot(workspace) == start
