@@ -12,6 +12,7 @@ __version__ = "0.1.0"
 from editengine.cascade import DEFAULT_CASCADE, Cascade, edit_text
 from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
 from editengine.engine import EditEngine, RelatednessGuard
+from editengine.engine.undo import UndoResult
 from editengine.errors import (
     AmbiguousMatch,
     BadRequest,
@@ -25,10 +26,13 @@ from editengine.errors import (
     FixerError,
     FixerTimeout,
     InvalidCorrection,
+    JournalCorrupt,
+    JournalError,
     MatchError,
     MultiEditFailed,
     NoMatch,
     NotAFile,
+    NothingToUndo,
     PathOutsideWorkspace,
     ProviderConfigError,
     ProviderError,
@@ -39,6 +43,7 @@ from editengine.errors import (
     WriteFailed,
 )
 from editengine.fixer import Correction, Fixer, FixRequest, LLMFixer, make_fixer
+from editengine.journal import Journal
 from editengine.matching import Match, Tier, default_tiers
 from editengine.providers import (
     AnthropicProvider,
@@ -110,3 +115,4 @@ __all__ = [
     "edit_text",
     "make_fixer",
 ]
+__all__ += ["Journal", "JournalCorrupt", "JournalError", "NothingToUndo", "UndoResult"]

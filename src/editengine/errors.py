@@ -25,9 +25,12 @@
     │   ├── ProviderError          provider_error   (.transient: worth retrying)
     │   ├── ProviderConfigError    provider_config
     │   └── InvalidCorrection      invalid_correction
-    └── EvaluationError            (the evaluation harness could not run)
-        ├── InvalidDataset         invalid_dataset
-        └── EngineCommandFailed    engine_command_failed
+    ├── EvaluationError            (the evaluation harness could not run)
+    │   ├── InvalidDataset         invalid_dataset
+    │   └── EngineCommandFailed    engine_command_failed
+    └── JournalError               journal_error    (the undo journal cannot be used)
+        ├── JournalCorrupt         journal_corrupt
+        └── NothingToUndo          nothing_to_undo
 
 Every message is written for an agent to read: what was wrong, then what to do.
 The ``code`` strings are part of the public contract and never change.
@@ -360,3 +363,28 @@ class EngineCommandFailed(EvaluationError):
     """An external batch-protocol engine (``--engine-cmd``) died, hung or answered garbage."""
 
     code = "engine_command_failed"
+
+
+# --------------------------------------------------------------------------- journal
+
+
+class JournalError(EditError):
+    """The undo journal cannot be read or written, or an entry cannot be restored."""
+
+    code = "journal_error"
+
+    def __init__(self, message: str, *, path: str | None = None, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.path = path
+
+
+class JournalCorrupt(JournalError):
+    """A journal line is damaged: the journal is not trusted to restore anything."""
+
+    code = "journal_corrupt"
+
+
+class NothingToUndo(JournalError):
+    """The journal holds no write (of that file) left to undo, or no undo left to redo."""
+
+    code = "nothing_to_undo"

@@ -24,6 +24,7 @@ from typing import Any
 from editengine import tools as _tools
 from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
 from editengine.engine import fixing
+from editengine.engine import undo as _undo
 from editengine.engine.callbacks import (
     EditedCallback,
     arun_hooks,
@@ -73,6 +74,7 @@ from editengine.files import (
 )
 from editengine.files.locking import DEFAULT_LOCK_TIMEOUT
 from editengine.fixer.protocol import Correction, Fixer
+from editengine.journal import Journal, JournalEntry
 from editengine.read_tracker import ReadTracker
 from editengine.results import TextEdit, TierAttempt
 from editengine.state import EditObserver
@@ -108,6 +110,7 @@ class EditEngine:
         lock_dir: str | os.PathLike[str] | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
         fixer_guard: RelatednessGuard | None = None,
+        journal: Journal | bool = True,
     ) -> None:
         if cascade is None:
             from editengine import DEFAULT_CASCADE  # late: editengine/__init__ may import us
@@ -128,6 +131,10 @@ class EditEngine:
         self._observers = observers_of(telemetry)
         self._locks = PathLocks(lock_dir, timeout=lock_timeout)
         self._fuzzy_thresholds = _fuzzy_thresholds(cascade)
+        # The undo journal of this workspace, shared with every process that edits it.
+        self.journal: Journal | None = (
+            Journal(self.root) if journal is True else journal if journal else None
+        )
 
     # ------------------------------------------------------------------ public API
 
@@ -216,6 +223,23 @@ class EditEngine:
         if self.read_tracker is not None and snapshot.sha256 is not None:
             self.read_tracker.record(os.fspath(target.real), snapshot.sha256)
         return snapshot.text
+
+    def undo(
+        self, path: str | os.PathLike[str] | None = None, *, steps: int = 1
+    ) -> _undo.UndoResult:
+        """Undo the newest ``steps`` writes (of ``path``, or anywhere in the workspace) from
+        the journal; :class:`StaleFile` if a file changed since. See ``engine/undo.py``."""
+        return _undo.reverse(self, path=path, steps=steps)
+
+    def redo(
+        self, path: str | os.PathLike[str] | None = None, *, steps: int = 1
+    ) -> _undo.UndoResult:
+        """Reverse the newest ``steps`` undos, while their files are as the undo left them."""
+        return _undo.reverse(self, path=path, steps=steps, redo=True)
+
+    def journal_entries(self, path: str | os.PathLike[str] | None = None) -> list[JournalEntry]:
+        """The journaled writes (of ``path``), oldest first."""
+        return _undo.list_entries(self, path=path)
 
     def handle_tool_call(self, name: str, arguments: Mapping[str, Any] | str) -> str:
         """Run an ``edit`` / ``multiedit`` tool call; the text the model should read back.
@@ -431,7 +455,39 @@ class EditEngine:
         if self.read_tracker is not None:
             self.read_tracker.record(os.fspath(target.real), hash_after)
         job.notes.extend(durability_notes)
+        job.notes.extend(
+            self._record_write(
+                target,
+                snapshot.data if snapshot.exists else None,
+                data,
+                strategy=computed.strategy,
+                operation=job.operation,
+                summary=summary_of(plan, dry_run=False),
+                mode=snapshot.mode,
+            )
+        )
         return result_of(job, plan, hash_after=hash_after)
+
+    def _record_write(
+        self,
+        target: Target,
+        before: bytes | None,
+        after: bytes | None,
+        *,
+        strategy: str | None,
+        operation: str,
+        summary: str,
+        mode: int | None = None,
+        group: str | None = None,
+    ) -> tuple[str, ...]:
+        """Journal a write that succeeded (lock held): the one place every write is recorded.
+        ``before``/``after`` are the bytes (``None``: no file); writes of one patch share a
+        ``group`` and are undone as one step. Returns notes for the result; a journal failure
+        never fails a write already done."""
+        return _undo.record_write(
+            self, target, before, after,
+            strategy=strategy, operation=operation, summary=summary, mode=mode, group=group,
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ stage helpers
 

@@ -58,7 +58,7 @@ class EngineExecutor:
         with case_workspace(case, base_dir=self.base_dir) as (root, file):
             engine = EditEngine(
                 root, fixer=fixer, telemetry=self._telemetry, cascade=self.cascade,
-                lock_dir=self._locks(),
+                lock_dir=self._locks(), journal=False,  # a throwaway workspace: no undo
             )  # fmt: skip
             self._memory.events.clear()
             started = time.perf_counter()
