@@ -108,8 +108,11 @@ class LineIndex:
 
     def line_of(self, offset: int) -> int:
         if offset < self._offset:
-            self._offset, self._line = 0, 1
-        self._line += self._text.count("\n", self._offset, offset)
+            # Step back from the last answer, not from the start: overlapping spans go back
+            # a little each time, and restarting made thousands of them quadratic.
+            self._line -= self._text.count("\n", offset, self._offset)
+        else:
+            self._line += self._text.count("\n", self._offset, offset)
         self._offset = offset
         return self._line
 
@@ -142,15 +145,22 @@ _PUNCTUATION = {
     "\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u2009": " ", "\u200a": " ", "\u2002": " ",
     "\u2003": " ", "\u3000": " ",
 }  # fmt: skip
-_PUNCTUATION_TABLE = str.maketrans(_PUNCTUATION)
+
+
+_TYPOGRAPHIC = re.compile("[" + "".join(_PUNCTUATION) + "]")
 
 
 def ascii_punctuation(text: str) -> str:
     """Curly quotes, dashes and exotic spaces replaced by ASCII, length preserved."""
-    return text.translate(_PUNCTUATION_TABLE)
+    if text.isascii():
+        return text
+    # str.translate looks every character up in a dict: 270 ms on a 100,000-line file.
+    # The regex scans in C and calls back only for the (rare) typographic characters.
+    return _TYPOGRAPHIC.sub(_ascii_of, text)
 
 
-_TYPOGRAPHIC = re.compile("[" + "".join(_PUNCTUATION) + "]")
+def _ascii_of(found: re.Match[str]) -> str:
+    return _PUNCTUATION[found.group()]
 
 
 def has_typographic_punctuation(text: str) -> bool:
