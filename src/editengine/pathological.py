@@ -11,16 +11,20 @@ Each case builds ``(content, old_string, new_string)`` of about ``size`` charact
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
+from pathlib import Path
 
 from editengine.cascade import edit_text
-from editengine.errors import EditError
+from editengine.errors import EditError, FileNotFound
 
 SIZES = (100_000, 400_000, 1_600_000)
 # The bound every case must keep at 400 KB (issue 15): an edit holds the file's lock.
@@ -38,6 +42,9 @@ class Case:
     kwargs: dict[str, object] = field(default_factory=dict)
     # The result the edit must produce on success, from the built input (None: not checked).
     expected_content: Callable[[int], str] | None = None
+    # Cases that are not one edit_text call: set up (untimed), then a timed call that
+    # answers ``(outcome, right)``.
+    prepare: Callable[[int], Callable[[], tuple[str, bool]]] | None = None
 
 
 def _repeat_to(size: int, unit: str) -> str:
@@ -202,6 +209,34 @@ def whitespace_repeated_lines(size: int) -> tuple[str, str, str]:
     return content, old, old.replace("a", "b", 1)
 
 
+def path_suggestion(size: int) -> Callable[[], tuple[str, bool]]:
+    """A 2,000-character wrong path in a workspace of ``size / 20`` files (20,000 at 400 KB;
+    the walk stops at 20,000): the did-you-mean must still name the same-name file."""
+    from editengine.engine.core import EditEngine
+
+    root = Path(tempfile.mkdtemp(prefix="editengine-paths-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    files = max(10, min(size // 20, 80_000))
+    for folder in range(0, files, 500):
+        directory = root / f"pkg_{folder // 500:03d}"
+        directory.mkdir()
+        for index in range(folder, min(folder + 500, files)):
+            (directory / f"module_{index}.py").touch()
+    missing = "src/" + "deeper/" * 284 + "module_7.py"  # 2,003 characters
+    engine = EditEngine(root)
+
+    def run() -> tuple[str, bool]:
+        try:
+            engine.edit(missing, "x = 1", "x = 2")
+        except FileNotFound as error:
+            return error.code, error.suggestions[:1] == ("pkg_000/module_7.py",)
+        except EditError as error:
+            return error.code, False
+        return "edited", False
+
+    return run
+
+
 CASES: tuple[Case, ...] = (
     Case(
         "identical_lines",
@@ -242,6 +277,13 @@ CASES: tuple[Case, ...] = (
         expected_content=long_shifted_quote_result,
     ),
     Case(
+        "path_suggestion",
+        lambda size: ("", "", ""),
+        "file_not_found",
+        "did-you-mean for a 2,000-character wrong path, 20,000 files",
+        prepare=path_suggestion,
+    ),
+    Case(
         "whitespace_repeated_token",
         whitespace_repeated_token,
         "ambiguous",
@@ -265,6 +307,19 @@ def case_named(name: str) -> Case:
 
 def run_case(case: Case, size: int) -> dict[str, object]:
     """Build and time one case in this process: ``{outcome, right, seconds}``."""
+    if case.prepare is not None:
+        timed = case.prepare(size)
+        started = time.perf_counter()
+        outcome, right = timed()
+        seconds = time.perf_counter() - started
+        return {
+            "case": case.name,
+            "size": size,
+            "outcome": outcome,
+            "expected": case.expect,
+            "right": right and outcome == case.expect,
+            "seconds": seconds,
+        }
     content, old, new = case.build(size)
     started = time.perf_counter()
     try:
