@@ -76,13 +76,13 @@ class NormalizedText:
         mixed-ending file keeps every line ending it had.
         """
         if len(spans) == 1:
+            # Two slices and one join: searching the file for the span's text again (to use
+            # str.replace) cost two more scans of it, slow ones for a long span.
             start, end, text = spans[0]
             original_start, original_end = self.original_offset(start), self.original_offset(end)
-            matched = self.original[original_start:original_end]
-            # str.replace builds the result in one pass; valid when the span's text first
-            # occurs at the span itself.
-            if matched and self.original.find(matched) == original_start:
-                return self.original.replace(matched, self.styled(text), 1)
+            return "".join(
+                (self.original[:original_start], self.styled(text), self.original[original_end:])
+            )
         out: list[str] = []
         cursor = 0
         for start, end, text in sorted(spans, key=lambda span: span[0]):

@@ -14,11 +14,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cached_property, lru_cache
-from itertools import accumulate
+from itertools import accumulate, repeat
 from operator import add
 
 from rapidfuzz.distance import Indel
 
+from editengine import search
 from editengine.matching.base import Match
 from editengine.text import indent_width, leading_whitespace
 
@@ -41,7 +42,11 @@ class LineView:
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = text.split("\n")
-        self._lengths_before = list(accumulate(map(len, self.lines), initial=0))
+        # Offset of each line's first character, and one past the text's end: one C pass.
+        self._bounds = list(accumulate(map(add, map(len, self.lines), repeat(1)), initial=0))
+        # Answers of lines_stripped_equal, and other per-text lookups the tiers and the
+        # closest-region search would otherwise repeat (each one a scan of the file).
+        self.memo: dict[tuple[object, ...], object] = {}
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -54,19 +59,19 @@ class LineView:
 
     def start(self, number: int) -> int:
         """Offset of line ``number``'s first character (0-based line)."""
-        return self._lengths_before[number] + number
+        return self._bounds[number]
 
     def line_end(self, number: int) -> int:
         """Offset just past line ``number``'s text (before its newline)."""
-        return self._lengths_before[number + 1] + number
+        return self._bounds[number + 1] - 1
 
-    @cached_property
+    @property
     def starts(self) -> list[int]:
-        return list(map(add, self._lengths_before[:-1], range(len(self.lines))))
+        return self._bounds[:-1]
 
     def line_of_offset(self, offset: int) -> int:
         """0-based line holding ``offset``."""
-        return bisect_right(self.starts, offset) - 1
+        return bisect_right(self._bounds, offset, 0, len(self.lines)) - 1
 
     @cached_property
     def stripped(self) -> list[str]:
@@ -87,9 +92,17 @@ class LineView:
         ``None`` when there are more than ``limit`` of them. ``text``: search this text
         instead, a one-for-one translation of the view's (same line offsets).
         """
-        text = self.text if text is None else text
+        if text is not None:
+            return self._lines_stripped_equal(key, limit, text)
+        memo_key = ("stripped_equal", key, limit)
+        if memo_key not in self.memo:
+            self.memo[memo_key] = self._lines_stripped_equal(key, limit, self.text)
+        found = self.memo[memo_key]
+        return None if found is None else list(found)  # type: ignore[call-overload]
+
+    def _lines_stripped_equal(self, key: str, limit: int | None, text: str) -> list[int] | None:
         found: list[int] = []
-        position = text.find(key)
+        position = search.find(text, key)
         while position != -1:
             if limit is not None and len(found) > limit:
                 return None
@@ -102,7 +115,7 @@ class LineView:
                 and not text[position + len(key) : line_end].strip()
             ):
                 found.append(self.line_of_offset(position))
-            position = text.find(key, line_end)
+            position = search.find(text, key, line_end)
             if line_end == len(text):
                 break
         return found

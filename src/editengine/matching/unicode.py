@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from rapidfuzz.distance import Indel
 
+from editengine import search
 from editengine.matching.base import Match
 from editengine.matching.lines import (
     LineBlock,
@@ -66,7 +67,7 @@ class UnicodePunctuationTier:
         plain_content = ascii_punctuation(content)
         plain_old = ascii_punctuation(old)
         matches: list[Match] = []
-        position = plain_content.find(plain_old)
+        position = search.find(plain_content, plain_old)
         while position != -1:
             end = position + len(plain_old)
             region = content[position:end]
@@ -80,7 +81,7 @@ class UnicodePunctuationTier:
                     ),
                 )
             )
-            position = plain_content.find(plain_old, end)
+            position = search.find(plain_content, plain_old, end)
         if matches:
             return matches
         return _line_blocks(content, plain_content, old, transform)
