@@ -4,6 +4,13 @@ Cascade: per-edit time on generated files of 1,000 / 10,000 / 100,000 lines for 
 hit, an indentation-shifted hit, a token-reformatted hit and a full-cascade miss. Every
 repeat edits a fresh string, so nothing is served from a memo of the previous run.
 
+Real code (:mod:`editengine.bench_real`): the bundled sources concatenated to the same
+sizes, a hit, an indentation-shifted hit, typography, a typo and a miss, each with the
+time of every tier that ran (the two slowest shown).
+
+Pathological inputs (``--pathological``, :mod:`editengine.pathological`): the growth curve
+over 100 KB / 400 KB / 1.6 MB of the inputs that make a naive matcher quadratic.
+
 Telemetry (``--telemetry-events N``): the time and peak memory of ``editengine report``
 aggregating N synthetic events in a fresh process.
 """
@@ -17,9 +24,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from editengine import EditError, edit_text
+from editengine.bench_real import REAL_SCENARIOS, RealScenario
+from editengine.bench_real import request as real_request
 
 SIZES = (1_000, 10_000, 100_000)
 TARGETS_MS = {("miss", 10_000): 50.0, ("exact", 100_000): 5.0}
+# Every request on 100,000 lines of real code, in process (issue 10).
+REAL_TARGET_MS = 50.0
 
 
 def generated_source(lines: int) -> str:
@@ -143,6 +154,62 @@ def run(sizes: Sequence[int] = SIZES, repeats: int = 7) -> list[dict[str, object
     return rows
 
 
+def time_real(scenario: RealScenario, lines: int, repeats: int) -> dict[str, object]:
+    """Median and minimum of ``repeats`` edits, and each tier's median time."""
+    content, old, new = real_request(scenario, lines)
+    timings: list[float] = []
+    tier_times: dict[str, list[float]] = {}
+    outcome = ""
+    for repeat in range(repeats):
+        fresh = f"{content}# run {repeat}\n"  # a fresh string: no memo of the last run helps
+        started = time.perf_counter()
+        try:
+            result = edit_text(fresh, old, new)
+            outcome, trace = result.strategy, result.trace
+        except EditError as error:
+            outcome, trace = error.code, error.trace
+        timings.append((time.perf_counter() - started) * 1000)
+        for attempt in trace:
+            tier_times.setdefault(attempt.tier, []).append(attempt.elapsed_ms)
+    succeeded = outcome not in ("no_match", "ambiguous")
+    if succeeded != scenario.expect_success or (
+        scenario.strategy is not None and outcome != scenario.strategy
+    ):
+        raise AssertionError(f"real {scenario.name} on {lines} lines: unexpected {outcome}")
+    return {
+        "scenario": scenario.name,
+        "lines": lines,
+        "median_ms": statistics.median(timings),
+        "min_ms": min(timings),
+        "outcome": outcome,
+        "tiers_ms": {tier: statistics.median(times) for tier, times in tier_times.items()},
+    }
+
+
+def run_real(sizes: Sequence[int] = SIZES, repeats: int = 7) -> list[dict[str, object]]:
+    return [time_real(scenario, lines, repeats) for scenario in REAL_SCENARIOS for lines in sizes]
+
+
+def print_real_rows(rows: list[dict[str, object]]) -> None:
+    print(
+        f"{'scenario':<13}{'lines':>9}{'median ms':>12}{'min ms':>10}{'target':>10}  "
+        f"{'outcome':<21}slowest tiers (median ms)"
+    )
+    for row in rows:
+        median = float(row["median_ms"])  # type: ignore[arg-type]
+        lines = int(row["lines"])  # type: ignore[call-overload]
+        verdict = ""
+        if lines == 100_000:
+            verdict = f"<{REAL_TARGET_MS:g}" + (" ok" if median < REAL_TARGET_MS else " OVER")
+        tiers = row["tiers_ms"]
+        slowest = sorted(tiers.items(), key=lambda item: -item[1])[:2]  # type: ignore[union-attr]
+        tier_text = ", ".join(f"{tier} {ms:.1f}" for tier, ms in slowest)
+        print(
+            f"{row['scenario']!s:<13}{lines:>9,}{median:>12.3f}"
+            f"{float(row['min_ms']):>10.3f}{verdict:>10}  {row['outcome']!s:<21}{tier_text}"  # type: ignore[arg-type]
+        )
+
+
 def print_rows(rows: list[dict[str, object]]) -> None:
     print(f"{'scenario':<13}{'lines':>9}{'median ms':>12}{'min ms':>10}{'target':>10}  growth")
     previous: dict[str, float] = {}
@@ -178,12 +245,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="also time the report over N synthetic telemetry events (1000000 for the target)",
     )
     parser.add_argument("--skip-cascade", action="store_true", help="only the telemetry figure")
+    parser.add_argument(
+        "--skip-real", action="store_true", help="leave out the real-code scenarios"
+    )
+    parser.add_argument(
+        "--pathological",
+        action="store_true",
+        help="print the growth curve of the pathological inputs (100 KB / 400 KB / 1.6 MB, "
+        "each case in a fresh process) instead of the cascade figures",
+    )
 
 
 def run_from_args(args: argparse.Namespace) -> int:
+    if args.pathological:
+        from editengine import pathological
+
+        print("Pathological inputs (seconds per edit, each in a fresh process)")
+        return pathological.print_curve(
+            [case.name for case in pathological.CASES], pathological.SIZES, timeout=120.0
+        )
     if not args.skip_cascade:
-        print("Cascade speed (per edit, fresh content each run)")
+        print("Cascade speed on generated code (per edit, fresh content each run)")
         print_rows(run(args.sizes, args.repeats))
+        if not args.skip_real:
+            print("\nCascade speed on real code (the bundled sources concatenated)")
+            print_real_rows(run_real(args.sizes, args.repeats))
     if args.telemetry_events > 0:
         from editengine.telemetry.bench import run_report_benchmark
 
