@@ -22,6 +22,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from editengine import EditError, edit_text
 from editengine.bench_real import REAL_SCENARIOS, RealScenario
@@ -176,7 +177,7 @@ def time_real(
             result = edit_text(fresh, old, new)
             outcome, trace = result.strategy, result.trace
         except EditError as error:
-            outcome, trace = error.code, error.trace
+            outcome, trace = error.code, getattr(error, "trace", ())
         timings.append((clock() - started) * 1000)
         for attempt in trace:
             tier_times.setdefault(attempt.tier, []).append(attempt.elapsed_ms)
@@ -214,8 +215,8 @@ def print_real_rows(rows: list[dict[str, object]]) -> None:
         verdict = ""
         if lines == 100_000:
             verdict = f"<{REAL_TARGET_MS:g}" + (" ok" if median < REAL_TARGET_MS else " OVER")
-        tiers = row["tiers_ms"]
-        slowest = sorted(tiers.items(), key=lambda item: -item[1])[:2]  # type: ignore[union-attr]
+        tiers = cast("dict[str, float]", row["tiers_ms"])
+        slowest = sorted(tiers.items(), key=lambda item: -item[1])[:2]
         tier_text = ", ".join(f"{tier} {ms:.1f}" for tier, ms in slowest)
         print(
             f"{row['scenario']!s:<13}{lines:>9,}{median:>12.3f}"

@@ -650,7 +650,7 @@ def line_opcodes(
     """``SequenceMatcher.get_opcodes()`` of two line lists, in near-linear time when long."""
     if max(len(old_keys), len(new_keys)) <= _DIFFLIB_MAX_LINES:
         matcher = SequenceMatcher(None, list(old_keys), list(new_keys), autojunk=False)
-        return matcher.get_opcodes()
+        return list(matcher.get_opcodes())
     out: list[tuple[str, int, int, int, int]] = []
     changed: list[int] | None = None  # [i1, i2, j1, j2] of the current run of changes
     for op in Indel.opcodes(list(old_keys), list(new_keys)):
