@@ -188,6 +188,18 @@ def test_memoised_line_lookup_returns_fresh_lists():
     assert view.lines_stripped_equal("a") == [0, 1]
 
 
+def test_a_line_repeated_past_the_index_bound_is_found_everywhere():
+    lines = []
+    for n in range(900):
+        lines.append("    total += 1" if n % 3 else "total += 1  # not only")
+    lines.append("total += 1")
+    view = LineView("\n".join(lines) + "\n")
+    expected = [n for n, line in enumerate(lines) if line.strip() == "total += 1"]
+    assert len(expected) > 256
+    assert view.lines_stripped_equal("total += 1") == expected
+    assert view.lines_stripped_equal("total += 1", limit=64) is None
+
+
 # ----------------------------------------------------------------------------- elision
 
 

@@ -6,6 +6,7 @@ import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 from editengine.errors import UnmatchedElision
@@ -57,6 +58,9 @@ _SCANNED_SEGMENTS = 8
 _BARE = re.compile(rf"^{_ELLIPSIS}$")
 
 
+# A quote's lines are asked about several times per edit (the refusal rule, the split into
+# segments, the expansion): answers are remembered.
+@lru_cache(maxsize=8192)
 def is_marker(line: str) -> bool:
     stripped = line.strip()
     if not stripped or len(stripped) > 120:

@@ -32,6 +32,10 @@ def strip_key(line: str) -> str:
     return line.strip()
 
 
+# Whole-line places of one key checked one by one before the view's line index takes over.
+_INDEXED_AFTER = 256
+
+
 class LineView:
     """A text split into lines, with offsets; indexes are built only when a tier needs them.
 
@@ -106,6 +110,10 @@ class LineView:
         while position != -1:
             if limit is not None and len(found) > limit:
                 return None
+            if limit is None and text is self.text and len(found) == _INDEXED_AFTER:
+                # A line repeated thousands of times: one pass building the index of every
+                # line costs less than checking each place in Python.
+                return list(self.stripped_index.get(key, ()))
             line_start = text.rfind("\n", 0, position) + 1
             line_end = text.find("\n", position + len(key))
             if line_end == -1:
