@@ -46,14 +46,18 @@ class LineView:
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = text.split("\n")
-        # Offset of each line's first character, and one past the text's end: one C pass.
-        self._bounds = list(accumulate(map(add, map(len, self.lines), repeat(1)), initial=0))
         # Answers of lines_stripped_equal, and other per-text lookups the tiers and the
         # closest-region search would otherwise repeat (each one a scan of the file).
         self.memo: dict[tuple[object, ...], object] = {}
 
     def __len__(self) -> int:
         return len(self.lines)
+
+    @cached_property
+    def _bounds(self) -> list[int]:
+        """Offset of each line's first character, and one past the text's end: one C pass,
+        made only when an offset is asked for (a miss often never asks)."""
+        return list(accumulate(map(add, map(len, self.lines), repeat(1)), initial=0))
 
     @property
     def real_lines(self) -> int:
