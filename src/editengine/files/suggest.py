@@ -13,6 +13,9 @@ SKIPPED_DIRS = frozenset(
      ".pytest_cache", ".ruff_cache", ".tox", ".nox"}
 )  # fmt: skip
 _SIMILAR_ENOUGH = 0.6
+# The upper bounds rule a path out a hair below the threshold: float rounding never drops
+# a path difflib itself would keep.
+_BOUND = _SIMILAR_ENOUGH - 1e-9
 # Same-name files ranked with difflib's ratio; beyond this many, with rapidfuzz's.
 _RANKED_SAME_NAME = 200
 _MAX_COMPARED_CHARS = 1_000
@@ -55,9 +58,9 @@ def suggest_paths(
                 same_name.append(candidate)
                 continue
             shorter, total = min(len(missing), len(candidate)), len(missing) + len(candidate)
-            if 2 * shorter < _SIMILAR_ENOUGH * total:
+            if 2 * shorter < _BOUND * total:
                 continue  # lengths alone rule out a ratio of 0.6
-            if Indel.normalized_similarity(missing, candidate) < _SIMILAR_ENOUGH:
+            if Indel.normalized_similarity(missing, candidate) < _BOUND:
                 # An upper bound of difflib's ratio, computed in C: most names are rejected
                 # here, and a 2,000-character path no longer costs seconds per workspace.
                 continue

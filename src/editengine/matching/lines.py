@@ -73,8 +73,9 @@ class LineView:
         """Offset just past line ``number``'s text (before its newline)."""
         return self._bounds[number + 1] - 1
 
-    @property
+    @cached_property
     def starts(self) -> list[int]:
+        """Offset of each line's first character."""
         return self._bounds[:-1]
 
     def line_of_offset(self, offset: int) -> int:
