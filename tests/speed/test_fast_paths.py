@@ -149,7 +149,7 @@ def _check_opcodes(old: list[str], new: list[str], opcodes) -> int:
 
 def test_long_line_lists_are_aligned_at_least_as_well_as_difflib():
     old = []
-    for index in range(400):
+    for index in range(90):  # 360 lines: past difflib's bound, and difflib still quick
         old += [f"def f_{index}():", "    return None", "", "}"]
     new = [line.replace("None", "0") if n % 3 else line for n, line in enumerate(old)]
     del new[100:140]
