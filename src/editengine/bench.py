@@ -282,7 +282,7 @@ def run_from_args(args: argparse.Namespace) -> int:
 
         print("Pathological inputs (seconds per edit, each in a fresh process)")
         return pathological.print_curve(
-            [case.name for case in pathological.CASES], pathological.SIZES, timeout=120.0
+            [case.name for case in pathological.CASES], pathological.SIZES, timeout=30.0
         )
     if not args.skip_cascade:
         print("Cascade speed on generated code (per edit, fresh content each run)")

@@ -409,7 +409,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bytes", type=int, nargs="+", default=list(SIZES), help="file sizes in characters"
     )
     parser.add_argument(
-        "--timeout", type=float, default=120.0, help="seconds before a case counts as hung"
+        "--timeout", type=float, default=30.0, help="seconds before a case counts as hung"
     )
 
 
