@@ -9,7 +9,9 @@ from editengine import bench
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "bench", help="print per-edit timings of the cascade on generated files"
+        "bench",
+        help="print per-edit timings of the cascade on generated and real code "
+        "(--pathological: the growth curve of pathological inputs)",
     )
     bench.add_arguments(parser)
     parser.set_defaults(func=bench.run_from_args)

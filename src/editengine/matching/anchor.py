@@ -21,6 +21,9 @@ _MAX_VOTERS = 12
 _FUZZY_CANDIDATES = 5
 _FUZZY_CUTOFF = 90.0
 _MIN_FUZZY_PROBE = 12
+# fuzzy_starts answers any limit and cutoff within these from one search of the file.
+_SHARED_LIMIT = 5
+_SHARED_CUTOFF = 40.0
 
 
 class BlockAnchorTier:
@@ -134,9 +137,24 @@ def fuzzy_starts(
     offset, probe = max(enumerate(keys), key=lambda item: len(item[1]))
     if len(probe) < min_probe:
         return []
-    found = process.extract(
-        probe, view.stripped, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff
-    )
+    if limit <= _SHARED_LIMIT and cutoff >= _SHARED_CUTOFF:
+        # One pass over the file serves the tier and the closest-region search of a miss:
+        # the best lines at the looser cutoff, filtered, are the best at the stricter one.
+        memo_key = ("similar_lines", probe)
+        if memo_key not in view.memo:
+            view.memo[memo_key] = process.extract(
+                probe,
+                view.stripped,
+                scorer=fuzz.ratio,
+                limit=_SHARED_LIMIT,
+                score_cutoff=_SHARED_CUTOFF,
+            )
+        shared = view.memo[memo_key]
+        found = [item for item in shared if item[1] >= cutoff][:limit]  # type: ignore[attr-defined]
+    else:
+        found = process.extract(
+            probe, view.stripped, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff
+        )
     return sorted({position - offset for _, _, position in found})
 
 

@@ -6,6 +6,7 @@ import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 from editengine.errors import UnmatchedElision
@@ -49,11 +50,17 @@ _LEFT_OUT = {
     "remaining", "previous", "lines",
 }  # fmt: skip
 _MAX_WORDED = 7
+# Above this many segments, a quote's lines are looked up in an index of the file's lines
+# (built once) rather than searched for with one scan of the file each.
+_SCANNED_SEGMENTS = 8
 # A bare "..." is also real code (Python's Ellipsis body, a Go variadic on its own line is
 # not, but a stub is): only comment markers are refused outright when new_string invents one.
 _BARE = re.compile(rf"^{_ELLIPSIS}$")
 
 
+# A quote's lines are asked about several times per edit (the refusal rule, the split into
+# segments, the expansion): answers are remembered.
+@lru_cache(maxsize=8192)
 def is_marker(line: str) -> bool:
     stripped = line.strip()
     if not stripped or len(stripped) > 120:
@@ -125,14 +132,20 @@ class ElisionTier:
         if not segments or any(not segment for segment in segments):
             return []
         view = line_view(content)
+        if len(segments) > _SCANNED_SEGMENTS:
+            view.stripped_index  # noqa: B018 - built once, then every segment looks it up
         placements = [
             find_line_blocks(view, [strip_key(line) for line in segment], strip_key)
             for segment in segments
         ]
+        by_shift = [
+            _by_depth_shift(view, segment, starts)
+            for segment, starts in zip(segments[1:], placements[1:])
+        ]
         chains = [
             chain
             for first_start in placements[0]
-            if (chain := _chain(view, segments, placements, first_start)) is not None
+            if (chain := _chain(view, segments, by_shift, first_start)) is not None
         ]
         # Blank lines old_string had beside each marker: matched as part of the gap.
         beside = [
@@ -166,20 +179,32 @@ def _depth_shift(view: LineView, segment: list[str], start: int) -> int:
     return 0
 
 
+def _by_depth_shift(view: LineView, segment: list[str], starts: list[int]) -> dict[int, list[int]]:
+    """A segment's places grouped by how much deeper the file has them than the quote,
+    each group in file order."""
+    groups: dict[int, list[int]] = {}
+    for start in starts:
+        groups.setdefault(_depth_shift(view, segment, start), []).append(start)
+    return groups
+
+
 def _chain(
     view: LineView,
     segments: list[list[str]],
-    placements: list[list[int]],
+    by_shift: list[dict[int, list[int]]],
     first_start: int,
 ) -> list[int] | None:
-    """Start lines of each segment, each the nearest after the previous at the same depth."""
+    """Start lines of each segment, each the nearest after the previous at the same depth.
+
+    Places are grouped by depth beforehand, so each step is one bisection: scanning past
+    the places at other depths made a file full of them quadratic.
+    """
     shift = _depth_shift(view, segments[0], first_start)
     chain = [first_start]
     cursor = first_start + len(segments[0])
-    for segment, starts in zip(segments[1:], placements[1:]):
+    for segment, groups in zip(segments[1:], by_shift):
+        starts = groups.get(shift, [])
         index = bisect.bisect_left(starts, cursor)
-        while index < len(starts) and _depth_shift(view, segment, starts[index]) != shift:
-            index += 1
         if index == len(starts):
             return None
         chain.append(starts[index])
@@ -253,9 +278,10 @@ class _ElisionMatch:
         aligned = iter(realign_lines(old_real, file_real, real_new, strip_key, style))
         absorbed = _blank_lines_the_gaps_hold(new_lines, markers, gaps, self.beside)
         out: list[str] = []
-        for index, line in enumerate(new_lines):
-            if is_marker(line):
-                out.extend(gaps[markers.index(index)])
+        gap_of = {index: gap for index, gap in zip(markers, gaps)}
+        for index in range(len(new_lines)):
+            if index in gap_of:
+                out.extend(gap_of[index])
                 continue
             written = next(aligned)
             if index not in absorbed:
@@ -319,12 +345,12 @@ def _blank_lines_the_gaps_hold(
     """
     absorbed: set[int] = set()
     for index, gap, (quoted_before, quoted_after) in zip(markers, gaps, beside):
-        before = min(
-            leading_blanks(reversed(new_lines[:index])), leading_blanks(gap), quoted_before
-        )
-        after = min(
-            leading_blanks(new_lines[index + 1 :]), leading_blanks(reversed(gap)), quoted_after
-        )
+        # Lines walked outward from the marker lazily: slicing new_string's lines at every
+        # marker made a quote of thousands of markers quadratic.
+        above = (new_lines[k] for k in range(index - 1, -1, -1))
+        below = (new_lines[k] for k in range(index + 1, len(new_lines)))
+        before = min(leading_blanks(above), leading_blanks(gap), quoted_before)
+        after = min(leading_blanks(below), leading_blanks(reversed(gap)), quoted_after)
         if before + after > len(gap):  # an all-blank gap: it cannot stand for both sides
             after = max(0, len(gap) - before)
         absorbed.update(range(index - before, index))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from editengine import search
 from editengine.matching.base import Match
 
 
@@ -18,9 +19,9 @@ class ExactTier:
         matches: list[Match] = []
         if not old:
             return matches
-        position = content.find(old)
+        position = search.find(content, old)
         while position != -1:
             end = position + len(old)
             matches.append(Match(position, end))
-            position = content.find(old, end)
+            position = search.find(content, old, end)
         return matches

@@ -8,17 +8,18 @@ a :class:`Match` whose rewrite re-indents new_string into the file's frame.
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cached_property, lru_cache
-from itertools import accumulate
+from itertools import accumulate, repeat
 from operator import add
 
 from rapidfuzz.distance import Indel
 
+from editengine import search
 from editengine.matching.base import Match
 from editengine.text import indent_width, leading_whitespace
 
@@ -31,6 +32,10 @@ def strip_key(line: str) -> str:
     return line.strip()
 
 
+# Whole-line places of one key checked one by one before the view's line index takes over.
+_INDEXED_AFTER = 256
+
+
 class LineView:
     """A text split into lines, with offsets; indexes are built only when a tier needs them.
 
@@ -41,10 +46,18 @@ class LineView:
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = text.split("\n")
-        self._lengths_before = list(accumulate(map(len, self.lines), initial=0))
+        # Answers of lines_stripped_equal, and other per-text lookups the tiers and the
+        # closest-region search would otherwise repeat (each one a scan of the file).
+        self.memo: dict[tuple[object, ...], object] = {}
 
     def __len__(self) -> int:
         return len(self.lines)
+
+    @cached_property
+    def _bounds(self) -> list[int]:
+        """Offset of each line's first character, and one past the text's end: one C pass,
+        made only when an offset is asked for (a miss often never asks)."""
+        return list(accumulate(map(add, map(len, self.lines), repeat(1)), initial=0))
 
     @property
     def real_lines(self) -> int:
@@ -54,19 +67,20 @@ class LineView:
 
     def start(self, number: int) -> int:
         """Offset of line ``number``'s first character (0-based line)."""
-        return self._lengths_before[number] + number
+        return self._bounds[number]
 
     def line_end(self, number: int) -> int:
         """Offset just past line ``number``'s text (before its newline)."""
-        return self._lengths_before[number + 1] + number
+        return self._bounds[number + 1] - 1
 
     @cached_property
     def starts(self) -> list[int]:
-        return list(map(add, self._lengths_before[:-1], range(len(self.lines))))
+        """Offset of each line's first character."""
+        return self._bounds[:-1]
 
     def line_of_offset(self, offset: int) -> int:
         """0-based line holding ``offset``."""
-        return bisect_right(self.starts, offset) - 1
+        return bisect_right(self._bounds, offset, 0, len(self.lines)) - 1
 
     @cached_property
     def stripped(self) -> list[str]:
@@ -79,17 +93,32 @@ class LineView:
             index.setdefault(key, []).append(number)
         return index
 
-    def lines_stripped_equal(self, key: str, *, limit: int | None = None) -> list[int] | None:
+    def lines_stripped_equal(
+        self, key: str, *, limit: int | None = None, text: str | None = None
+    ) -> list[int] | None:
         """0-based lines whose stripped text is ``key`` (non-empty), found by ``str.find``.
 
-        ``None`` when there are more than ``limit`` of them.
+        ``None`` when there are more than ``limit`` of them. ``text``: search this text
+        instead, a one-for-one translation of the view's (same line offsets).
         """
-        text = self.text
+        if text is not None:
+            return self._lines_stripped_equal(key, limit, text)
+        memo_key = ("stripped_equal", key, limit)
+        if memo_key not in self.memo:
+            self.memo[memo_key] = self._lines_stripped_equal(key, limit, self.text)
+        found = self.memo[memo_key]
+        return None if found is None else list(found)  # type: ignore[call-overload]
+
+    def _lines_stripped_equal(self, key: str, limit: int | None, text: str) -> list[int] | None:
         found: list[int] = []
-        position = text.find(key)
+        position = search.find(text, key)
         while position != -1:
             if limit is not None and len(found) > limit:
                 return None
+            if limit is None and text is self.text and len(found) == _INDEXED_AFTER:
+                # A line repeated thousands of times: one pass building the index of every
+                # line costs less than checking each place in Python.
+                return list(self.stripped_index.get(key, ()))
             line_start = text.rfind("\n", 0, position) + 1
             line_end = text.find("\n", position + len(key))
             if line_end == -1:
@@ -99,7 +128,7 @@ class LineView:
                 and not text[position + len(key) : line_end].strip()
             ):
                 found.append(self.line_of_offset(position))
-            position = text.find(key, line_end)
+            position = search.find(text, key, line_end)
             if line_end == len(text):
                 break
         return found
@@ -174,23 +203,35 @@ def without_blank_edges(old: str) -> tuple[OldLines, Callable[[str], str]]:
     return OldLines(lines, old_lines.trailing_newline), trim_new
 
 
-def find_line_blocks(view: LineView, old_keys: Sequence[str], key: KeyFunction) -> list[int]:
+def find_line_blocks(
+    view: LineView, old_keys: Sequence[str], key: KeyFunction, *, translated: str | None = None
+) -> list[int]:
     """0-based first lines of every run of file lines whose keys equal ``old_keys``.
 
     Anchors on old_string's longest key, found with ``str.find``; each anchor is checked
-    against the rest of old_string, so the cost is linear in the file.
+    against the rest of old_string, so the cost is linear in the file. ``translated``: the
+    view's text mapped one character for one (same offsets) so that ``key`` of a line is
+    that line of ``translated``, stripped: anchors are then found in it by ``str.find``
+    too, instead of keying every line of the file.
     """
     limit = view.real_lines
     if not any(old_keys) or len(old_keys) > limit:
         return []
     anchor_offset = max(range(len(old_keys)), key=lambda offset: len(old_keys[offset]))
     anchor = old_keys[anchor_offset]
-    if key is strip_key:
-        anchor_lines = view.lines_stripped_equal(anchor) or []
+    if key is strip_key and "stripped_index" in view.__dict__:
+        # Already built for a quote of many segments: a lookup instead of a scan each.
+        anchor_lines = view.stripped_index.get(anchor, [])
         lines = view.lines
 
         def equal(number: int, expected: str) -> bool:
-            return lines[number].strip() == expected
+            return key(lines[number]) == expected
+    elif key is strip_key or translated is not None:
+        anchor_lines = view.lines_stripped_equal(anchor, text=translated) or []
+        lines = view.lines
+
+        def equal(number: int, expected: str) -> bool:
+            return key(lines[number]) == expected
     else:
         file_keys = view.keys(key)
         anchor_lines = [number for number, value in enumerate(file_keys) if value == anchor]
@@ -518,15 +559,29 @@ def _model_style(
 
 
 class _Shifts(dict):
-    """old line index -> (file depth - old depth); a missing index gets the nearest known."""
+    """old line index -> (file depth - old depth); a missing index gets the nearest known
+    (the lower one on a tie)."""
 
     def get(self, index: int, default: float = 0.0) -> float:  # type: ignore[override]
         if index in self:
             return self[index]
         if not self:
             return default
-        nearest = min(self, key=lambda known: (abs(known - index), known))
-        return self[nearest]
+        # Bisect the sorted indexes: a min over every key per line made a long quote with
+        # many blank lines quadratic.
+        known = self._sorted()
+        at = bisect_left(known, index)
+        below = known[at - 1] if at > 0 else None
+        above = known[at] if at < len(known) else None
+        if above is None or (below is not None and index - below <= above - index):
+            return self[below]
+        return self[above]
+
+    def _sorted(self) -> list[int]:
+        cached = self.__dict__.get("_keys")
+        if cached is None or len(cached) != len(self):
+            cached = self.__dict__["_keys"] = sorted(self)
+        return cached
 
 
 def _line_shifts(
@@ -564,13 +619,12 @@ class Correspondence:
 
     @classmethod
     def of(cls, old_keys: Sequence[str], new_keys: Sequence[str]) -> Correspondence:
-        matcher = SequenceMatcher(None, list(old_keys), list(new_keys), autojunk=False)
         kept: dict[int, int] = {}
         rewritten: dict[int, int] = {}
         counterpart = [0] * len(new_keys)
         following: dict[int, int] = {}
         kept_blank: dict[int, int] = {}
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for tag, i1, i2, j1, j2 in line_opcodes(old_keys, new_keys):
             for j in range(j1, j2):
                 if tag == "equal":
                     counterpart[j] = i1 + (j - j1)
@@ -594,6 +648,45 @@ class Correspondence:
         return cls(kept, rewritten, counterpart, following, kept_blank)
 
 
+# difflib's matcher grows with the cube of the lines on code with many repeated lines
+# (blank lines, "}", "return None"): 0.5 s at 1,000 lines. Above this many lines a side,
+# a bit-parallel LCS in C (rapidfuzz) aligns the lines instead.
+_DIFFLIB_MAX_LINES = 300
+# A rewritten line is looked for among this many old lines after the last one paired: a
+# hunk rewriting thousands of lines would otherwise compare every pair.
+_LIKENESS_WINDOW = 64
+
+
+def line_opcodes(
+    old_keys: Sequence[str], new_keys: Sequence[str]
+) -> list[tuple[str, int, int, int, int]]:
+    """``SequenceMatcher.get_opcodes()`` of two line lists, in near-linear time when long."""
+    if max(len(old_keys), len(new_keys)) <= _DIFFLIB_MAX_LINES:
+        matcher = SequenceMatcher(None, list(old_keys), list(new_keys), autojunk=False)
+        return list(matcher.get_opcodes())
+    out: list[tuple[str, int, int, int, int]] = []
+    changed: list[int] | None = None  # [i1, i2, j1, j2] of the current run of changes
+    for op in Indel.opcodes(list(old_keys), list(new_keys)):
+        if op.tag != "equal":
+            if changed is None:
+                changed = [op.src_start, op.src_end, op.dest_start, op.dest_end]
+            else:
+                changed[1], changed[3] = op.src_end, op.dest_end
+            continue
+        if changed is not None:
+            out.append(_change(*changed))
+            changed = None
+        out.append(("equal", op.src_start, op.src_end, op.dest_start, op.dest_end))
+    if changed is not None:
+        out.append(_change(*changed))
+    return out
+
+
+def _change(i1: int, i2: int, j1: int, j2: int) -> tuple[str, int, int, int, int]:
+    tag = "replace" if i2 > i1 and j2 > j1 else "delete" if i2 > i1 else "insert"
+    return (tag, i1, i2, j1, j2)
+
+
 def _pair_by_likeness(old_keys: Sequence[str], new_keys: Sequence[str]) -> list[tuple[int, int]]:
     """(new, old) index pairs, in order, of lines at least 60% alike (best first-come)."""
     pairs: list[tuple[int, int]] = []
@@ -603,7 +696,7 @@ def _pair_by_likeness(old_keys: Sequence[str], new_keys: Sequence[str]) -> list[
             continue
         scored = [
             (Indel.normalized_similarity(old_keys[i], new_key), -i, i)
-            for i in range(start, len(old_keys))
+            for i in range(start, min(len(old_keys), start + _LIKENESS_WINDOW))
             if old_keys[i]
         ]
         best = max(scored, default=None)

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rapidfuzz.distance import Indel
 
+from editengine import search
 from editengine.matching.base import Match
-from editengine.matching.trimmed import line_block_matches
+from editengine.matching.lines import (
+    LineBlock,
+    OldLines,
+    find_line_blocks,
+    line_view,
+)
 from editengine.text import ascii_punctuation, has_typographic_punctuation
 
 
@@ -60,7 +67,7 @@ class UnicodePunctuationTier:
         plain_content = ascii_punctuation(content)
         plain_old = ascii_punctuation(old)
         matches: list[Match] = []
-        position = plain_content.find(plain_old)
+        position = search.find(plain_content, plain_old)
         while position != -1:
             end = position + len(plain_old)
             region = content[position:end]
@@ -74,12 +81,30 @@ class UnicodePunctuationTier:
                     ),
                 )
             )
-            position = plain_content.find(plain_old, end)
+            position = search.find(plain_content, plain_old, end)
         if matches:
             return matches
-        return line_block_matches(
-            content, old, key=_punctuation_key, transform_new=transform, fix_line=_fix_line
-        )
+        return _line_blocks(content, plain_content, old, transform)
+
+
+def _line_blocks(
+    content: str, plain_content: str, old: str, transform: Callable[[str], str]
+) -> list[Match]:
+    """Runs of whole lines equal to old_string's lines once both are ASCII and stripped.
+
+    The runs are found in the translated text with the ``str.find`` anchors of the
+    line-trimmed tier (same lines, same offsets: the mapping is one character for one),
+    instead of translating and keying each of the file's lines.
+    """
+    old_lines = OldLines.of(old)
+    old_keys = [_punctuation_key(line) for line in old_lines.lines]
+    view = line_view(content)
+    return [
+        LineBlock(
+            view, first, len(old_keys), old_lines, _punctuation_key, fix_line=_fix_line
+        ).to_match(transform)
+        for first in find_line_blocks(view, old_keys, _punctuation_key, translated=plain_content)
+    ]
 
 
 # Typographic characters that ASCII text writes with more than one character.

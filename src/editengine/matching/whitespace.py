@@ -41,6 +41,8 @@ class WhitespaceTier:
             return []
         # Walk out from the longest token: it occurs least, so few walks start at all.
         pivot = max(range(len(tokens)), key=lambda index: len(tokens[index]))
+        if len(tokens[pivot]) < _SHORT_PIVOT:
+            pivot = _rarest_short_token(content, tokens)
         anchor = tokens[pivot]
         matches: list[Match] = []
         position = content.find(anchor)
@@ -55,6 +57,25 @@ class WhitespaceTier:
                 matches.append(match)
             position = content.find(anchor, position + 1)
         return matches
+
+
+# A quote made only of one- and two-character tokens (nested brackets, ``a[i][j]``): the
+# longest says nothing about which is rare, and walking from each of thousands of ``(`` is
+# file length times quote length. The few distinct tokens are counted instead.
+_SHORT_PIVOT = 3
+_COUNTED_TOKENS = 8
+
+
+def _rarest_short_token(content: str, tokens: list[str]) -> int:
+    """Index in ``tokens`` of the first occurrence of the distinct token (of the first few)
+    the file holds least often."""
+    first_index: dict[str, int] = {}
+    for index, token in enumerate(tokens):
+        first_index.setdefault(token, index)
+        if len(first_index) == _COUNTED_TOKENS:
+            break
+    rarest = min(first_index, key=content.count)
+    return first_index[rarest]
 
 
 def _at_word_edges(content: str, start: int, end: int) -> bool:

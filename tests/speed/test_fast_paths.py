@@ -1,0 +1,280 @@
+"""The fast paths give the answers of the plain code they replace.
+
+Each speed-up (a search by a needle's first characters, a regex for the typography table,
+a line index that steps back, a bisected nearest shift, an LCS for long line lists, memoised
+lookups) is checked against a straightforward reference, on generated inputs.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rapidfuzz import fuzz, process
+
+from editengine import edit_text, search
+from editengine.files.suggest import suggest_paths
+from editengine.matching.anchor import fuzzy_starts
+from editengine.matching.elision import ElisionTier
+from editengine.matching.lines import LineView, _Shifts, line_opcodes
+from editengine.matching.unicode import UnicodePunctuationTier
+from editengine.matching.whitespace import WhitespaceTier
+from editengine.text import _PUNCTUATION, LineIndex, ascii_punctuation
+
+small_alphabet = st.sampled_from("ab(\n")
+
+
+# ----------------------------------------------------------------------------- search
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    unit=st.text(alphabet=small_alphabet, min_size=1, max_size=8),
+    repeats=st.integers(1, 80),
+    needle_len=st.integers(1, 180),
+    tail=st.text(alphabet=small_alphabet, max_size=5),
+    start=st.integers(0, 50),
+)
+def test_find_and_count_agree_with_str(unit, repeats, needle_len, tail, start):
+    text = unit * repeats + tail + unit * repeats
+    needle = (unit * (needle_len // len(unit) + 1))[:needle_len] + tail[:1]
+    assert search.find(text, needle, start) == text.find(needle, start)
+    assert search.count(text, needle) == text.count(needle)
+    assert search.contains(text, needle) == (needle in text)
+
+
+def test_a_common_first_piece_falls_back_to_the_plain_search():
+    # Thousands of places start like the needle; only the last is it.
+    piece = "x" * 70
+    text = (piece + "y\n") * 2_000 + piece + "z"
+    needle = piece + "z"
+    assert search.find(text, needle) == text.find(needle) == len(text) - len(needle)
+    assert search.count(text, piece + "y") == 2_000
+
+
+# ----------------------------------------------------------------------------- typography
+
+
+@given(st.text(alphabet=st.sampled_from([*_PUNCTUATION, "a", " ", "'", "\n", "é"]), max_size=60))
+def test_ascii_punctuation_is_the_translation_table(text):
+    assert ascii_punctuation(text) == text.translate(str.maketrans(_PUNCTUATION))
+
+
+def test_unicode_tier_finds_ascii_lines_among_typographic_ones_at_another_depth():
+    content = (
+        "def greet():\n"
+        "    print(\u201chello\u201d)\n"
+        "    return \u2018done\u2019\n"
+        "def other():\n"
+        "    return 'x'\n"
+    )
+    old = "print(\"hello\")\nreturn 'done'"  # ASCII, no indentation
+    new = "print(\"hello\")\nreturn 'finished'"
+    found = UnicodePunctuationTier().find(content, old)
+    start = content.index("    print")
+    end = content.index("\u2019\n") + 1
+    assert [(m.start, m.end) for m in found] == [(start, end)]
+    result = edit_text(content, old, new)
+    assert result.strategy == "unicode_punctuation"
+    assert "    print(\u201chello\u201d)\n    return \u2018finished\u2019\n" in result.new_content
+
+
+# ----------------------------------------------------------------------------- line index
+
+
+@given(
+    text=st.text(alphabet=st.sampled_from("ab\n"), max_size=200),
+    offsets=st.lists(st.integers(0, 200), max_size=30),
+)
+def test_line_index_answers_like_counting_from_the_start(text, offsets):
+    index = LineIndex(text)
+    for offset in offsets:
+        offset = min(offset, len(text))
+        assert index.line_of(offset) == text.count("\n", 0, offset) + 1
+
+
+# ----------------------------------------------------------------------------- shifts
+
+
+def _nearest_reference(shifts: dict[int, float], index: int, default: float) -> float:
+    if index in shifts:
+        return shifts[index]
+    if not shifts:
+        return default
+    return shifts[min(shifts, key=lambda known: (abs(known - index), known))]
+
+
+@given(
+    known=st.dictionaries(st.integers(0, 60), st.floats(-4, 4), max_size=12),
+    asked=st.lists(st.integers(-5, 70), max_size=20),
+)
+def test_nearest_shift_is_the_minimum_distance_one(known, asked):
+    shifts = _Shifts(known)
+    for index in asked:
+        assert shifts.get(index, 9.0) == _nearest_reference(known, index, 9.0)
+
+
+# ----------------------------------------------------------------------------- line diff
+
+
+@given(
+    old=st.lists(st.sampled_from(["", "a", "b", "}", "return x"]), max_size=40),
+    new=st.lists(st.sampled_from(["", "a", "b", "}", "return y"]), max_size=40),
+)
+def test_short_line_lists_are_diffed_by_difflib(old, new):
+    expected = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    assert line_opcodes(old, new) == expected
+
+
+def _check_opcodes(old: list[str], new: list[str], opcodes) -> int:
+    """The opcodes cover both lists in order, equal blocks are equal; the lines kept."""
+    i = j = kept = 0
+    for tag, i1, i2, j1, j2 in opcodes:
+        assert (i1, j1) == (i, j)
+        if tag == "equal":
+            assert old[i1:i2] == new[j1:j2]
+            kept += i2 - i1
+        elif tag == "replace":
+            assert i2 > i1 and j2 > j1
+        elif tag == "delete":
+            assert i2 > i1 and j1 == j2
+        else:
+            assert tag == "insert" and j2 > j1 and i1 == i2
+        i, j = i2, j2
+    assert (i, j) == (len(old), len(new))
+    return kept
+
+
+def test_long_line_lists_are_aligned_at_least_as_well_as_difflib():
+    old = []
+    for index in range(90):  # 360 lines: past difflib's bound, and difflib still quick
+        old += [f"def f_{index}():", "    return None", "", "}"]
+    new = [line.replace("None", "0") if n % 3 else line for n, line in enumerate(old)]
+    del new[100:140]
+    opcodes = line_opcodes(old, new)
+    kept = _check_opcodes(old, new, opcodes)
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    assert kept >= sum(block.size for block in matcher.get_matching_blocks())
+
+
+# ----------------------------------------------------------------------------- memoised lookups
+
+
+def test_shared_fuzzy_search_answers_like_a_search_of_its_own():
+    lines = [f"    value_{n} = compute(item_{n}, scale={n % 5})" for n in range(300)]
+    lines[150] = "    value_150 = compute(item_150, scale=O)"
+    text = "\n".join(lines) + "\n"
+    keys = ["value_150 = compute(item_150, scale=0)"]
+    asked = [(5, 90.0), (3, 40.0), (5, 40.0), (1, 95.0)]
+    for order in (asked, asked[::-1]):
+        view = LineView(text)  # one view: later calls are served from the first search
+        for limit, cutoff in order:
+            direct = process.extract(
+                keys[0], view.stripped, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff
+            )
+            assert fuzzy_starts(view, keys, limit=limit, cutoff=cutoff) == sorted(
+                {position for _, _, position in direct}
+            )
+    assert fuzzy_starts(LineView(text), keys, limit=1, cutoff=90.0) == [150]
+
+
+def test_memoised_line_lookup_returns_fresh_lists():
+    view = LineView("a\n  a\nb\n")
+    first = view.lines_stripped_equal("a")
+    assert first == [0, 1]
+    first.append(99)
+    assert view.lines_stripped_equal("a") == [0, 1]
+
+
+def test_a_line_repeated_past_the_index_bound_is_found_everywhere():
+    lines = []
+    for n in range(900):
+        lines.append("    total += 1" if n % 3 else "total += 1  # not only")
+    lines.append("total += 1")
+    view = LineView("\n".join(lines) + "\n")
+    expected = [n for n, line in enumerate(lines) if line.strip() == "total += 1"]
+    assert len(expected) > 256
+    assert view.lines_stripped_equal("total += 1") == expected
+    assert view.lines_stripped_equal("total += 1", limit=64) is None
+
+
+# ----------------------------------------------------------------------------- elision
+
+
+def test_elision_chain_skips_segments_at_another_depth():
+    content = (
+        "def setup():\n"
+        "    reset()\n"
+        "    def teardown():\n"  # the second segment, one level deeper: not it
+        "        finish()\n"
+        "def teardown():\n"
+        "    finish()\n"
+    )
+    old = "def setup():\n    reset()\n# ...\ndef teardown():\n    finish()\n"
+    found = ElisionTier().find(content, old)
+    assert [(m.start, m.end) for m in found] == [(0, len(content))]
+
+
+def test_many_markers_expand_to_the_skipped_lines():
+    lines = [f"    step_{n}(state)" for n in range(40)]
+    content = "def run(state):\n" + "\n".join(lines) + "\n"
+    quoted = ["def run(state):"] + [
+        line if n % 2 == 0 else "    # ..." for n, line in enumerate(lines[:-1])
+    ]
+    quoted.append(lines[-1])
+    old = "\n".join(quoted) + "\n"
+    new = old.replace("def run(state):", "def run(state, strict=False):")
+    result = edit_text(content, old, new)
+    assert result.strategy == "elision"
+    assert result.new_content == content.replace("def run(state):", "def run(state, strict=False):")
+
+
+# ----------------------------------------------------------------------------- whitespace
+
+
+def test_nested_brackets_are_walked_from_their_rarest_token():
+    content = "value = " + "f(" * 300 + "x" + ")" * 300 + "\n"
+    core = "f(" * 5 + "x" + ")" * 5
+    old = " ".join(core)
+    found = WhitespaceTier().find(content, old)
+    start = content.index(core)
+    assert [(m.start, m.end) for m in found] == [(start, start + len(core))]
+    result = edit_text(content, old, old.replace("x", "y"))
+    assert result.new_content == content.replace(core, " ".join(core).replace("x", "y"))
+
+
+# ----------------------------------------------------------------------------- paths
+
+
+def _difflib_suggestions(root: Path, missing: str, limit: int = 3) -> tuple[str, ...]:
+    name = Path(missing).name
+    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+    same = [f for f in files if Path(f).name == name]
+    same.sort(key=lambda path: -difflib.SequenceMatcher(None, missing, path).ratio())
+    scored = [
+        (difflib.SequenceMatcher(None, missing, f).ratio(), f) for f in files if f not in same
+    ]
+    similar = [f for score, f in sorted(scored, key=lambda i: (-i[0], i[1])) if score >= 0.6]
+    return tuple([*same, *similar][:limit])
+
+
+def test_path_suggestions_match_difflib_on_a_small_workspace(tmp_path):
+    for path in ("src/app/models.py", "src/app/model.py", "src/app/views.py", "tests/models.py",
+                 "docs/modules.md", "src/app/mode1s.py"):  # fmt: skip
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("")
+    for missing in ("app/models.py", "src/app/modls.py", "src/ap/views.py", "nothing.txt"):
+        suggestions, _ = suggest_paths(tmp_path, missing)
+        assert suggestions == _difflib_suggestions(tmp_path, missing), missing
+
+
+def test_a_very_long_wrong_path_still_finds_the_same_name(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    for index in range(300):
+        (tmp_path / "pkg" / f"module_{index}.py").write_text("")
+    missing = "src/" + "deeper/" * 284 + "module_7.py"
+    suggestions, same_name = suggest_paths(tmp_path, missing)
+    assert same_name == ("pkg/module_7.py",)
+    assert suggestions[0] == "pkg/module_7.py"
