@@ -218,7 +218,15 @@ def test_controls_pass_with_the_exact_tier_alone(cases):
 # A reference recovery per category: undo the category's mistake by hand, apply the edit
 # exactly, and the result must be expected_content. This checks the dataset, not the engine.
 
-ASCII = {"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'", "\u2013": "-", "\u2014": "--", "\u00a0": " "}
+ASCII = {
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u2013": "-",
+    "\u2014": "--",
+    "\u00a0": " ",
+}
 # Elision markers as models write them: `...`, `[...]`, `<!-- ... -->`, `# ... existing code
 # ...`, `// ... rest of the function ...`, `/* ... */`, `# rest of the code unchanged`.
 MARKER = re.compile(r"^(?:\.\.\.|\[\.\.\.\]|<!-- \.\.\. -->|(?:#|//|/\*)\s*(?:\.\.\.|rest of).*)$")
