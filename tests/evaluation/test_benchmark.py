@@ -128,6 +128,8 @@ def test_mistaken_old_strings_really_break_exact_matching(raw_cases):
             continue  # the quote names one of two near-identical blocks exactly
         if kind == "already_applied" and lf_old in case["new_string"]:
             continue  # new contains old: after the first application old is still there
+        if kind == "markdown_fence" and "around new" in case["notes"]:
+            continue  # the fence wraps new_string only: old is quoted as the file has it
         assert lf_old not in case["content"].replace("\r\n", "\n"), case["id"]
 
 

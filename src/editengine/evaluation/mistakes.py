@@ -1034,10 +1034,11 @@ def cut_block(
         return None
     old, new = draft.render()
     text = "\n".join(lines)
+    only_new = old == "\n".join(block) and new != "\n".join(edit.new_lines)
     if mistake == "crlf" and old in eol.join(lines):
         return None  # the line endings must really break exact matching
-    if mistake not in ("exact", "crlf") and old.replace("\r\n", "\n") in text:
-        return None  # the mistake must really break exact matching
+    if mistake not in ("exact", "crlf") and not only_new and old.replace("\r\n", "\n") in text:
+        return None  # the mistake must really break exact matching (or be in new only)
     return Cut(
         old,
         new,
@@ -1121,6 +1122,8 @@ def cut_replace_all(
         n = text.count(frag)
         if not 2 <= n <= 25 or token_bounded_count(text, frag) != n:
             continue
+        if is_word_char(frag[0]) and re.search(rf"(?:\.|->|::){re.escape(frag)}", text):
+            continue  # `obj.get(...)`: the quote would drop the owner at some places
         if squash(text).count(squash(frag)) != n:
             continue  # a re-spaced copy elsewhere would be a further place
         words = [w for w in IDENT.findall(frag) if len(w) >= 4 and w.lower() not in _KEYWORDS]
@@ -1198,11 +1201,12 @@ def cut_long_line(rng: random.Random, lines: Sequence[str], lang: str, kind: str
     for _ in range(10):
         at = rng.randrange(0, max(1, len(line) - 200))
         seg = line[at : at + 240]
-        starts = [i for i in _fragment_starts(seg) if i < 80]
+        # The segment's own edges are no token boundaries (the line goes on either side).
+        starts = [i for i in _fragment_starts(seg) if (i > 0 or at == 0) and i < 80]
         if not starts:
             continue
         begin = rng.choice(starts)
-        fitting = [j for j in _fragment_ends(seg) if 30 <= j - begin <= 150]
+        fitting = [j for j in _fragment_ends(seg) if 30 <= j - begin <= 150 and j < len(seg)]
         if not fitting:
             continue
         end = rng.choice(fitting)
@@ -1263,3 +1267,15 @@ def cut(
     if kind == "replace_all":
         return cut_replace_all(rng, lines, lang, mistake)
     return cut_block(rng, lines, lang, kind, mistake, unit=unit, eol=eol)
+
+
+def retry_is_unchanged(made: Cut) -> bool:
+    """Whether the same request sent again to the edited file must leave it unchanged: the
+    quoted text no longer stands anywhere, not even re-spaced or re-indented (a rename
+    everywhere leaves it only inside the new text). Else a second place could be meant."""
+    if made.kind == "replace_all":
+        return True
+    after = "\n".join(made.lines_after)
+    if squash(after).count(squash(made.quoted)):
+        return False
+    return made.block is None or not trimmed_windows(made.lines_after, made.quoted.split("\n"))
