@@ -1124,6 +1124,8 @@ def cut_replace_all(
             continue
         if is_word_char(frag[0]) and re.search(rf"(?:\.|->|::){re.escape(frag)}", text):
             continue  # `obj.get(...)`: the quote would drop the owner at some places
+        if is_word_char(frag[-1]) and re.search(rf"{re.escape(frag)}[.(\[]", text):
+            continue  # `x = next` of `x = next.prev`: the expression goes on
         if squash(text).count(squash(frag)) != n:
             continue  # a re-spaced copy elsewhere would be a further place
         words = [w for w in IDENT.findall(frag) if len(w) >= 4 and w.lower() not in _KEYWORDS]
