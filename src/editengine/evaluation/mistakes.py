@@ -1033,7 +1033,7 @@ def cut_block(
     if draft is None:
         return None
     old, new = draft.render()
-    text = "\n".join(lines)
+    text = "\n".join(lines) + "\n"  # as the file may end: with a final newline
     only_new = old == "\n".join(block) and new != "\n".join(edit.new_lines)
     if mistake == "crlf" and old in eol.join(lines):
         return None  # the line endings must really break exact matching
