@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from editengine._resources import benchmark_path
+from editengine.evaluation import edit_kinds as ek
 from editengine.evaluation import mistakes as mk
 from editengine.evaluation.dataset import read_dataset
 
@@ -31,12 +32,12 @@ def test_every_cell_has_fresh_and_retried_cases(cross):
     # Nothing outside the pairings, and every edit kind meets every block mistake.
     assert {(m, k) for m, k, _ in cells} == set(mk.cross_pairings())
     for mistake in (*mk.BLOCK_MISTAKES, "two_mistakes"):
-        assert {k for m, k, _ in cells if m == mistake} >= set(mk.BLOCK_KINDS)
+        assert {k for m, k, _ in cells if m == mistake} >= set(ek.BLOCK_KINDS)
 
 
 def test_every_case_says_its_edit_kind_mistakes_and_request(cases):
     for case in cases:
-        assert case.edit_kind in mk.EDIT_KINDS, case.id
+        assert case.edit_kind in ek.EDIT_KINDS, case.id
         assert case.mistakes, case.id
         assert case.request in ("fresh", "retry"), case.id
     kinds = Counter(c.edit_kind for c in cases)

@@ -1,5 +1,5 @@
 """Properties over the benchmark's cross product (every edit kind x every mistake class),
-searched by hypothesis on requests cut from the bundled sources with ``mistakes.cut``.
+searched by hypothesis on requests cut from the bundled sources with ``cross_product.cut``.
 
 * A fresh request through ``edit_text`` yields exactly the intended file.
 * The same request sent again to that file leaves it unchanged (a no-op or a refusal),
@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from editengine import edit_text
 from editengine.errors import EditError
+from editengine.evaluation import cross_product as cp
 from editengine.evaluation import mistakes as mk
 
 SOURCES = Path(__file__).resolve().parents[2] / "fixtures" / "sources"
@@ -73,7 +74,7 @@ class NotYetHandled(Exception):
 class Request:
     content: str
     expected: str
-    cut: mk.Cut
+    cut: cp.Cut
 
     def send(self, content: str) -> str:
         """The file after the request (``content`` itself when refused)."""
@@ -135,7 +136,7 @@ def _file(rng: random.Random, mistake: str) -> tuple[list[str], str]:
         lang = rng.choice(["json", "javascript"])
         size = rng.choice([2_000, 5_000, 20_000, 50_000])
         pieces = PIECES[lang]
-        return mk.minified_lines(pieces, size, lang, rng.randrange(len(pieces))), lang
+        return cp.minified_lines(pieces, size, lang, rng.randrange(len(pieces))), lang
     path = rng.choice(FILES)
     lines = _load(path)
     if len(lines) > 90:
@@ -150,7 +151,7 @@ def requests(draw: st.DrawFn, mistake: str, kind: str) -> Request:
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     for _ in range(40):
         lines, lang = _file(rng, mistake)
-        made = mk.cut(rng, lines, lang, kind, mistake, unit=_unit(lines))
+        made = cp.cut(rng, lines, lang, kind, mistake, unit=_unit(lines))
         if made is not None:
             return Request("\n".join(lines) + "\n", "\n".join(made.lines_after) + "\n", made)
     assume(False)
@@ -209,7 +210,7 @@ def test_a_fresh_request_yields_exactly_the_intended_file(mistake, kind, data):
 @given(data=st.data())
 def test_the_same_request_sent_again_leaves_the_file_unchanged(mistake, kind, data):
     request = data.draw(requests(mistake, kind))
-    assume(mk.retry_is_unchanged(request.cut))
+    assume(cp.retry_is_unchanged(request.cut))
     try:
         after = request.send(request.expected)
     except EditError:

@@ -1,4 +1,4 @@
-"""The edit kinds and mistake classes the benchmark and the property tests are cut with,
+"""The edit kinds, mistake classes and cutting the benchmark and the property tests use,
 each on a small block: what it changes, and what it must leave alone."""
 
 import random
@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from editengine.evaluation import cross_product as cp
+from editengine.evaluation import edit_kinds as ek
 from editengine.evaluation import mistakes as mk
 
 BLOCK = (
@@ -37,10 +39,10 @@ def _made(mistake, quote=None, *, tries=60, want=lambda d: True) -> mk.Draft:
     raise AssertionError(f"{mistake} never made")
 
 
-@pytest.mark.parametrize("kind", mk.BLOCK_KINDS)
+@pytest.mark.parametrize("kind", ek.BLOCK_KINDS)
 def test_every_block_kind_changes_the_block(kind):
     for seed in range(20):
-        edit = mk.BLOCK_EDITS[kind](random.Random(seed), list(BLOCK), "python")
+        edit = ek.BLOCK_EDITS[kind](random.Random(seed), list(BLOCK), "python")
         if edit is not None:
             assert edit.kind == kind and edit.new_lines != list(BLOCK) and edit.instruction
             return
@@ -49,11 +51,11 @@ def test_every_block_kind_changes_the_block(kind):
 
 def test_deletions_and_flips_touch_only_what_they_say():
     for seed in range(30):
-        edit = mk.edit_delete_lines(random.Random(seed), list(BLOCK), "python")
+        edit = ek.edit_delete_lines(random.Random(seed), list(BLOCK), "python")
         assert edit is not None
         assert edit.new_lines[0] == BLOCK[0] and edit.new_lines[-1] == BLOCK[-1]
         assert [x for x in BLOCK if x not in edit.new_lines] and set(edit.new_lines) < set(BLOCK)
-        flip = mk.edit_flip(random.Random(seed), list(BLOCK), "python")
+        flip = ek.edit_flip(random.Random(seed), list(BLOCK), "python")
         assert flip is not None
         changed = [(a, b) for a, b in zip(BLOCK, flip.new_lines, strict=True) if a != b]
         assert len(changed) == 1 and changed[0][0] == "        if item == limit and ok:"
@@ -63,7 +65,7 @@ def test_code_edits_never_touch_string_literals():
     line = 'x = f("a, b == c", 1) == 2'
     assert mk.compress_line(line, "python") == 'x=f("a, b == c", 1)==2'
     for seed in range(20):
-        edit = mk.edit_flip(random.Random(seed), [line], "python")
+        edit = ek.edit_flip(random.Random(seed), [line], "python")
         assert edit is not None and '"a, b == c"' in edit.new_lines[0]
 
 
@@ -123,8 +125,8 @@ def test_two_mistakes_are_made_in_order_and_both_show():
 
 def test_cut_is_reproducible_and_says_what_it_made():
     lines = list(FILE) * 1
-    first = mk.cut(random.Random(5), lines, "python", "rename", "indentation_shift", unit="    ")
-    again = mk.cut(random.Random(5), lines, "python", "rename", "indentation_shift", unit="    ")
+    first = cp.cut(random.Random(5), lines, "python", "rename", "indentation_shift", unit="    ")
+    again = cp.cut(random.Random(5), lines, "python", "rename", "indentation_shift", unit="    ")
     assert first == again
     if first is not None:
         assert first.mistakes == ("indentation_shift",) and first.kind == "rename"
@@ -132,7 +134,7 @@ def test_cut_is_reproducible_and_says_what_it_made():
 
 
 def test_minified_lines_reach_their_size():
-    line = mk.minified_lines(['"a": 1', '"b": [1, 2]'], 2_000, "json", 0)[0]
+    line = cp.minified_lines(['"a": 1', '"b": [1, 2]'], 2_000, "json", 0)[0]
     assert 2_000 <= len(line) < 2_020 and line.startswith("{") and line.endswith("}")
-    script = mk.minified_lines(["var a = 1;", "f(a, b);"], 5_000, "javascript", 1)
+    script = cp.minified_lines(["var a = 1;", "f(a, b);"], 5_000, "javascript", 1)
     assert len(script) == 3 and 5_000 <= len(script[1]) < 5_012
