@@ -90,6 +90,9 @@ class Request:
     def __repr__(self) -> str:  # what hypothesis prints for a falsifying example
         return f"Request({self.describe()!r})"
 
+    def _repr_pretty_(self, printer, cycle) -> None:  # hypothesis' pretty printer
+        printer.text(repr(self))
+
     def describe(self) -> str:
         return (
             f"{self.cut.kind} x {'+'.join(self.cut.mistakes)} ({self.cut.notes})\n"
