@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from editengine import edit_text
 from editengine._resources import benchmark_path
 from editengine.evaluation import edit_kinds as ek
 from editengine.evaluation import mistakes as mk
@@ -114,3 +115,39 @@ def test_several_typos_stay_in_one_line_of_a_block_of_three_or_more(cross):
         old = case.old_string.split("\n")
         assert len(old) >= 3, case.id
         assert sum(line not in file_lines for line in old) == 1, case.id
+
+
+_FENCE_WRAP = re.compile(r"\A```[\w+-]*\n(.*?)\n```\n?\Z", re.DOTALL)
+
+
+def _unwrapped(text: str) -> str:
+    """``text`` without a wrapping fence and without line-number prefixes."""
+    match = _FENCE_WRAP.match(text)
+    if match:
+        text = match.group(1)
+    lines = text.split("\n")
+    if all(LINE_NUMBER.match(x) for x in lines):
+        lines = [LINE_NUMBER.sub("", x, count=1) for x in lines]
+    return "\n".join(lines)
+
+
+def test_undoing_a_prefix_or_a_fence_by_hand_gives_the_expected_file(cross):
+    """The reference recovery: strip what the model added, apply the edit exactly."""
+    checked = 0
+    for case in cross:
+        if case.request != "fresh" or case.mistakes not in (
+            ("line_number_prefix",),
+            ("markdown_fence",),
+        ):
+            continue
+        old, new = _unwrapped(case.old_string), _unwrapped(case.new_string)
+        edited = edit_text(
+            case.content,
+            old,
+            new,
+            replace_all=case.replace_all,
+            expected_replacements=case.expected_replacements,
+        )
+        assert edited.new_content == case.expected_content, case.id
+        checked += 1
+    assert checked >= 100
