@@ -16,11 +16,9 @@ edit is an ``AssertionError`` and fails every cell: it is never expected.
 from __future__ import annotations
 
 import difflib
-import json
 import random
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -31,12 +29,7 @@ from editengine.errors import EditError
 from editengine.evaluation import cross_product as cp
 from editengine.evaluation import mistakes as mk
 
-SOURCES = Path(__file__).resolve().parents[2] / "fixtures" / "sources"
-LANGUAGES = {
-    ".py": "python", ".js": "javascript", ".ts": "typescript", ".go": "go", ".rs": "rust",
-    ".c": "c", ".yml": "yaml", ".yaml": "yaml", ".json": "json", ".md": "markdown",
-}  # fmt: skip
-FILES = sorted(p for p in SOURCES.rglob("*") if p.suffix in LANGUAGES)
+from .cross_sources import source_file, unit_of
 
 # Mistake classes (or single cells, as ``(mistake, edit kind)``) the cascade does not place
 # yet: a refusal of them is expected until the engine handles them; a wrong edit never is.
@@ -100,61 +93,12 @@ class Request:
         )
 
 
-def _load(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").replace("\r\n", "\n").rstrip("\n").split("\n")
-
-
-def _unit(lines: list[str]) -> str:
-    tabbed = sum(1 for x in lines if x.startswith("\t"))
-    spaced = [len(x) - len(x.lstrip(" ")) for x in lines if x.startswith(" ") and x.strip()]
-    if tabbed > len(spaced):
-        return "\t"
-    twos = sum(1 for n in spaced if n % 4 == 2)
-    return "  " if spaced and twos * 10 >= len(spaced) else "    "
-
-
-def _minified_pieces() -> dict[str, list[str]]:
-    pieces: dict[str, list[str]] = {"json": [], "javascript": []}
-    for path in FILES:
-        if path.suffix == ".json":
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if isinstance(data, dict):
-                pieces["json"] += [json.dumps({k: v})[1:-1] for k, v in data.items()]
-            else:
-                pieces["json"] += [json.dumps(item) for item in data]
-        elif path.suffix == ".js":
-            pieces["javascript"] += [
-                x.strip()
-                for x in _load(path)
-                if x.strip() and not x.strip().startswith(("//", "/*", "*")) and "//" not in x
-            ]
-    return pieces
-
-
-PIECES = _minified_pieces()
-
-
-def _file(rng: random.Random, mistake: str) -> tuple[list[str], str]:
-    if mistake == "long_line":
-        lang = rng.choice(["json", "javascript"])
-        size = rng.choice([2_000, 5_000, 20_000, 50_000])
-        pieces = PIECES[lang]
-        return cp.minified_lines(pieces, size, lang, rng.randrange(len(pieces))), lang
-    path = rng.choice(FILES)
-    lines = _load(path)
-    if len(lines) > 90:
-        size = rng.randint(30, 90)
-        start = rng.randint(0, len(lines) - size)
-        lines = lines[start : start + size]
-    return lines, LANGUAGES[path.suffix]
-
-
 @st.composite
 def requests(draw: st.DrawFn, mistake: str, kind: str) -> Request:
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     for _ in range(40):
-        lines, lang = _file(rng, mistake)
-        made = cp.cut(rng, lines, lang, kind, mistake, unit=_unit(lines))
+        lines, lang = source_file(rng, mistake)
+        made = cp.cut(rng, lines, lang, kind, mistake, unit=unit_of(lines))
         if made is not None:
             return Request("\n".join(lines) + "\n", "\n".join(made.lines_after) + "\n", made)
     assume(False)

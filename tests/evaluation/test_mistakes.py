@@ -5,10 +5,14 @@ import random
 import re
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from editengine.evaluation import cross_product as cp
 from editengine.evaluation import edit_kinds as ek
 from editengine.evaluation import mistakes as mk
+
+from .cross_sources import source_file, unit_of
 
 BLOCK = (
     "def total(items, limit):",
@@ -138,3 +142,34 @@ def test_minified_lines_reach_their_size():
     assert 2_000 <= len(line) < 2_020 and line.startswith("{") and line.endswith("}")
     script = cp.minified_lines(["var a = 1;", "f(a, b);"], 5_000, "javascript", 1)
     assert len(script) == 3 and 5_000 <= len(script[1]) < 5_012
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+@given(
+    cell=st.sampled_from(mk.cross_pairings()),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_every_cut_request_is_decidable_and_changes_the_file(cell, seed):
+    """Whatever the draw: the quoted text stands in the file, once unless replaced
+    everywhere, also with whitespace forgiven; the edit changes the file; the mistake breaks
+    exact matching (a fence around new_string only leaves old as the file has it)."""
+    mistake, kind = cell
+    rng = random.Random(seed)
+    lines, lang = source_file(rng, mistake)
+    made = cp.cut(rng, lines, lang, kind, mistake, unit=unit_of(lines))
+    assume(made is not None)
+    text = "\n".join(lines) + "\n"
+    after = "\n".join(made.lines_after) + "\n"
+    assert after != text and made.kind == kind
+    count = text.count(made.quoted)
+    assert count == 1 or (kind == "replace_all" and count >= 2)
+    assert ek.squash(text).count(ek.squash(made.quoted)) == count
+    old = made.old_string.replace("\r\n", "\n")
+    if mistake not in ("exact", "crlf") and not (
+        made.mistakes == ("markdown_fence",) and "around new" in made.notes
+    ):
+        assert old not in text
+    if made.block is not None:
+        start, end = made.block
+        assert "\n".join(lines[start:end]) == made.quoted
+        assert cp.trimmed_windows(lines, made.quoted.split("\n")) == 1
