@@ -3,7 +3,6 @@ minified lines built from their JSON and JavaScript."""
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -30,25 +29,7 @@ def unit_of(lines: list[str]) -> str:
     return "  " if spaced and twos * 10 >= len(spaced) else "    "
 
 
-def _minified_pieces() -> dict[str, list[str]]:
-    pieces: dict[str, list[str]] = {"json": [], "javascript": []}
-    for path in FILES:
-        if path.suffix == ".json":
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if isinstance(data, dict):
-                pieces["json"] += [json.dumps({k: v})[1:-1] for k, v in data.items()]
-            else:
-                pieces["json"] += [json.dumps(item) for item in data]
-        elif path.suffix == ".js":
-            pieces["javascript"] += [
-                x.strip()
-                for x in _load(path)
-                if x.strip() and not x.strip().startswith(("//", "/*", "*")) and "//" not in x
-            ]
-    return pieces
-
-
-PIECES = _minified_pieces()
+PIECES = cp.minified_pieces((LANGUAGES[p.suffix], _load(p)) for p in FILES)
 
 
 def source_file(rng: random.Random, mistake: str) -> tuple[list[str], str]:

@@ -11,9 +11,10 @@ again must leave the edited file as it is.
 
 from __future__ import annotations
 
+import json
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from editengine.evaluation.edit_kinds import (
@@ -364,3 +365,27 @@ def retry_is_unchanged(made: Cut) -> bool:
     if squash(after).count(squash(made.quoted)):
         return False
     return made.block is None or not trimmed_windows(made.lines_after, made.quoted.split("\n"))
+
+
+def minified_pieces(files: Iterable[tuple[str, Sequence[str]]]) -> dict[str, list[str]]:
+    """The pieces :func:`minified_lines` joins, from ``(language, lines)`` of real files:
+    each JSON object's members (or each list item), each JavaScript statement line without a
+    comment, with the spacing the file had."""
+    pieces: dict[str, list[str]] = {"json": [], "javascript": []}
+    for lang, lines in files:
+        if lang == "json":
+            try:
+                data = json.loads("\n".join(lines))
+            except ValueError:
+                continue
+            if isinstance(data, dict):
+                for key, value in data.items():
+                    pieces["json"].append(json.dumps({key: value}, ensure_ascii=False)[1:-1])
+            elif isinstance(data, list):
+                pieces["json"].extend(json.dumps(item, ensure_ascii=False) for item in data)
+        elif lang == "javascript":
+            for line in lines:
+                body = line.strip()
+                if body and not body.startswith(("//", "/*", "*")) and "//" not in body:
+                    pieces["javascript"].append(body)
+    return pieces
