@@ -113,7 +113,8 @@ def _cells(*, refusals_expected: bool, only: tuple[str, ...] | None = None) -> l
         if only is not None and mistake not in only:
             continue
         marks = []
-        may_refuse = mistake == "two_mistakes" or not_yet_handled((mistake,), kind)
+        pairs = mk.TWO_MISTAKES if mistake == "two_mistakes" else ((mistake,),)
+        may_refuse = any(not_yet_handled(pair, kind) for pair in pairs)
         if refusals_expected and may_refuse:
             marks.append(
                 pytest.mark.xfail(
