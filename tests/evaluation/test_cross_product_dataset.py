@@ -151,3 +151,14 @@ def test_undoing_a_prefix_or_a_fence_by_hand_gives_the_expected_file(cross):
         assert edited.new_content == case.expected_content, case.id
         checked += 1
     assert checked >= 100
+
+
+def test_absent_and_ambiguous_quotes_carry_the_new_mistakes(cases):
+    safety = [c for c in cases if c.id.startswith("s-")]
+    cells = Counter((c.category, c.mistakes) for c in safety)
+    for category, mistake in mk.safety_cells():
+        assert cells[(category, (mistake,))] >= 9, (category, mistake)
+    for case in safety:
+        assert case.expect == "refuse" and case.expected_content is None, case.id
+        assert case.edit_kind in ek.BLOCK_KINDS and case.request == "fresh", case.id
+        assert case.old_string.replace("\r\n", "\n") not in case.content, case.id

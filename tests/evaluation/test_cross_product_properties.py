@@ -235,3 +235,38 @@ def test_prefixes_and_fences_are_never_written_into_a_file(mistake, kind, data):
                 continue  # the file's own text, or the edit's
             assert not _FENCE.match(line), f"fence written: {line!r}\n{request.describe()}"
             assert not _PREFIX.match(line), f"prefix written: {line!r}\n{request.describe()}"
+
+
+@st.composite
+def refusals(draw: st.DrawFn, safety: str, mistake: str) -> tuple[str, cp.Cut]:
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    for _ in range(40):
+        lines, lang = source_file(rng, mistake)
+        if safety == "absent":
+            sibling, sibling_lang = source_file(rng, mistake)
+            if sibling_lang != lang or sibling == lines:
+                continue
+            made = cp.cut_absent(rng, lines, sibling, lang, mistake, unit=unit_of(lines))
+        else:
+            made = cp.cut_ambiguous(rng, lines, lang, mistake, unit=unit_of(lines))
+        if made is not None:
+            return "\n".join(made.lines_after) + "\n", made
+    assume(False)
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.parametrize(
+    ("safety", "mistake"), [pytest.param(*c, id="-".join(c)) for c in mk.safety_cells()]
+)
+@PROPERTY
+@given(data=st.data())
+def test_an_absent_or_ambiguous_quote_is_refused_whatever_its_mistake(safety, mistake, data):
+    content, made = data.draw(refusals(safety, mistake))
+    try:
+        after = edit_text(content, made.old_string, made.new_string).new_content
+    except EditError:
+        return
+    assert after == content, (
+        f"{safety} quote placed: {made.kind} x {mistake} ({made.notes})\n"
+        f"old_string={made.old_string!r}\n{_diff(content, after)}"
+    )

@@ -23,6 +23,7 @@ from editengine.evaluation.edit_kinds import (
     IDENT,
     KEYWORDS,
     STRING_LITERAL,
+    Edit,
     new_name,
     squash,
 )
@@ -33,6 +34,7 @@ from editengine.evaluation.mistakes import (
     curly,
     misquote,
     respace_fragment,
+    window_scores,
 )
 
 # --------------------------------------------------------------------------- whole requests
@@ -389,3 +391,101 @@ def minified_pieces(files: Iterable[tuple[str, Sequence[str]]]) -> dict[str, lis
                 if body and not body.startswith(("//", "/*", "*")) and "//" not in body:
                     pieces["javascript"].append(body)
     return pieces
+
+
+def _some_edit(rng: random.Random, block: list[str], lang: str) -> tuple[str, Edit] | None:
+    """An edit of some block kind (tried in a random order) that changes ``block``."""
+    kinds = list(BLOCK_EDITS)
+    rng.shuffle(kinds)
+    for kind in kinds:
+        edit = BLOCK_EDITS[kind](rng, block, lang)
+        if edit is not None and edit.new_lines != block:
+            return kind, edit
+    return None
+
+
+def cut_absent(
+    rng: random.Random,
+    lines: Sequence[str],
+    sibling: Sequence[str],
+    lang: str,
+    mistake: str,
+    *,
+    unit: str,
+) -> Cut | None:
+    """A block of a sibling file (same language) edited and misquoted with ``mistake``,
+    sent to a file it stands nowhere near (every window under 70 % similar): the only right
+    answer is a refusal. Line-number prefixes point into the file, as a confused agent's do."""
+    picked = pick_block(rng, sibling, min_lines=3, max_lines=8)
+    if picked is None:
+        return None
+    block = list(sibling[picked[0] : picked[1]])
+    made = _some_edit(rng, block, lang)
+    if made is None:
+        return None
+    kind, edit = made
+    text = "\n".join(lines) + "\n"
+    if any(x.lstrip().startswith(("```", "~~~")) for x in lines):
+        return None  # a fence may be content here
+    first = rng.randint(1, max(1, len(lines) - len(block)))
+    quote = Quote(tuple(block), tuple(edit.new_lines), first, unit, "\n", lang, tuple(sibling))
+    draft = misquote(rng, quote, (mistake,))
+    if draft is None:
+        return None
+    old, new = draft.render()
+    if window_scores(lines, block)[0] >= 0.7 or squash(old) in squash(text):
+        return None  # something like it stands in the file: not absent
+    return Cut(
+        old,
+        new,
+        tuple(lines),
+        edit.instruction,
+        "old comes from another file; " + "; ".join(draft.notes),
+        (mistake,),
+        kind,
+        "\n".join(block),
+    )
+
+
+def cut_ambiguous(
+    rng: random.Random, lines: Sequence[str], lang: str, mistake: str, *, unit: str
+) -> Cut | None:
+    """A block standing twice verbatim (a copy is put after a blank line elsewhere), edited
+    and misquoted with ``mistake``: it fits both copies alike, so the only right answer is a
+    refusal. ``lines_after`` is the file with both copies (the case's content)."""
+    picked = pick_block(rng, lines, min_lines=3, max_lines=8)
+    if picked is None:
+        return None
+    start, end = picked
+    block = list(lines[start:end])
+    spots = [i for i in range(1, len(lines)) if not lines[i - 1].strip() and not start <= i <= end]
+    if not spots:
+        return None
+    at = rng.choice(spots)
+    doubled = [*lines[:at], *block, "", *lines[at:]]
+    made = _some_edit(rng, block, lang)
+    if made is None:
+        return None
+    kind, edit = made
+    if mistake == "markdown_fence" and any(x.lstrip().startswith(("```", "~~~")) for x in lines):
+        return None
+    quote = Quote(tuple(block), tuple(edit.new_lines), start + 1, unit, "\n", lang, tuple(doubled))
+    draft = misquote(rng, quote, (mistake,))
+    if draft is None:
+        return None
+    old, new = draft.render()
+    text = "\n".join(doubled) + "\n"
+    if old.replace("\r\n", "\n") in text or trimmed_windows(doubled, block) != 2:
+        return None
+    if squash(text).count(squash("\n".join(block))) != 2:
+        return None
+    return Cut(
+        old,
+        new,
+        tuple(doubled),
+        edit.instruction,
+        "old fits two identical blocks; " + "; ".join(draft.notes),
+        (mistake,),
+        kind,
+        "\n".join(block),
+    )

@@ -307,19 +307,25 @@ def typo(rng: random.Random, line: str) -> str | None:
     return ind + body
 
 
-def _one_clear_place(quote: Quote, old: Sequence[str], floor: float) -> bool:
-    """Whether ``old`` (compared line-stripped) is at least ``floor`` similar to exactly one
-    window of the file and every other window is far behind: a typo stays decidable."""
+def window_scores(file_lines: Sequence[str], old: Sequence[str]) -> list[float]:
+    """How similar ``old`` is to each run of as many lines of the file (compared
+    line-stripped), best first."""
     size = len(old)
     key = "\n".join(x.strip() for x in old)
-    lines = [x.strip() for x in quote.file_lines]
-    scores = sorted(
+    lines = [x.strip() for x in file_lines]
+    return sorted(
         (
             fuzz.ratio("\n".join(lines[i : i + size]), key) / 100
             for i in range(max(1, len(lines) - size + 1))
         ),
         reverse=True,
     )
+
+
+def _one_clear_place(quote: Quote, old: Sequence[str], floor: float) -> bool:
+    """Whether ``old`` is at least ``floor`` similar to exactly one window of the file and
+    every other window is far behind: a typo stays decidable."""
+    scores = window_scores(quote.file_lines, old)
     return scores[0] >= floor and (len(scores) < 2 or scores[0] - scores[1] >= 0.05)
 
 
@@ -589,6 +595,32 @@ REPLACE_ALL_MISTAKES: tuple[str, ...] = (
 )
 # A fragment of a minified line is renamed, or has a value or an operator changed.
 LONG_LINE_KINDS: tuple[str, ...] = ("rename", "literal", "flip")
+
+
+# Quotes that must be refused whatever their mistake: old stands nowhere near the file
+# (``absent``), or fits two identical blocks alike (``ambiguous``). The mistakes a new
+# normalisation forgives must not make such a quote placeable.
+SAFETY_MISTAKES: dict[str, tuple[str, ...]] = {
+    "absent": (
+        "markdown_fence",
+        "line_number_prefix",
+        "compressed_spacing",
+        "multi_typo",
+        "trailing_whitespace",
+        "indentation_shift",
+    ),
+    "ambiguous": (
+        "markdown_fence",
+        "compressed_spacing",
+        "trailing_whitespace",
+        "indentation_shift",
+    ),
+}
+
+
+def safety_cells() -> list[tuple[str, str]]:
+    """Every (``absent`` or ``ambiguous``, mistake class) pairing the benchmark cuts."""
+    return [(safety, m) for safety, mistakes in SAFETY_MISTAKES.items() for m in mistakes]
 
 
 def cross_pairings() -> list[tuple[str, str]]:
