@@ -63,11 +63,16 @@ def test_a_held_out_set_is_cut_from_another_tree_with_another_seed(tmp_path):
 
 
 def test_size_and_balance(cases):
+    """The category generators' 42 cases each (12 large files), then the cross product's
+    cells and the refusal cells (tests/evaluation/test_cross_product_dataset.py checks
+    those)."""
+    assert len(cases) >= 2000
+    legacy = Counter(c.category for c in cases if not c.id.startswith(("x-", "s-")))
+    assert len(legacy) == 20
+    assert set(legacy.values()) == {42, 12}, legacy
     per_category = Counter(c.category for c in cases)
-    assert len(cases) >= 800
-    assert len(per_category) >= 15
-    assert min(per_category.values()) >= 10
-    assert max(per_category.values()) <= 3 * min(per_category.values()) + 20
+    assert len(per_category) >= 25
+    assert max(per_category.values()) <= 3 * min(per_category.values()) + 120
 
 
 def test_languages_and_file_styles_are_varied(cases):
@@ -124,6 +129,8 @@ def test_mistaken_old_strings_really_break_exact_matching(raw_cases):
             continue  # the quote names one of two near-identical blocks exactly
         if kind == "already_applied" and lf_old in case["new_string"]:
             continue  # new contains old: after the first application old is still there
+        if kind == "markdown_fence" and "around new" in case["notes"]:
+            continue  # the fence wraps new_string only: old is quoted as the file has it
         assert lf_old not in case["content"].replace("\r\n", "\n"), case["id"]
 
 
@@ -153,8 +160,8 @@ def test_quoted_fragments_start_and_end_at_token_boundaries(cases):
     checked = 0
     for case in cases:
         old = case.old_string.strip()
-        if "\n" in old or not old or case.category.startswith("llm_"):
-            continue
+        if "\n" in old or not old or case.category.startswith("llm_") or case.request == "retry":
+            continue  # a retry's file was edited: its quote may now stand inside the new text
         for edge in _WORD_EDGE.findall(old):
             pattern = rf"(?<!\w){re.escape(edge)}(?!\w)"
             assert re.search(pattern, case.content), (case.id, edge)
@@ -164,8 +171,8 @@ def test_quoted_fragments_start_and_end_at_token_boundaries(cases):
 
 def test_ambiguous_cases_fit_several_places_equally(cases):
     for case in cases:
-        if case.category != "ambiguous":
-            continue
+        if case.category != "ambiguous" or case.id.startswith("s-"):
+            continue  # the refusal cells' quotes carry other mistakes: checked where cut
         content = case.content.lstrip("\ufeff").replace("\r\n", "\n")
         old = case.old_string
         verbatim = _bounded_occurrences(content, old)
@@ -214,7 +221,15 @@ def test_controls_pass_with_the_exact_tier_alone(cases):
 # A reference recovery per category: undo the category's mistake by hand, apply the edit
 # exactly, and the result must be expected_content. This checks the dataset, not the engine.
 
-ASCII = {"\u201c": '"', "\u201d": '"', "\u2019": "'", "\u2013": "-", "\u2014": "--", "\u00a0": " "}
+ASCII = {
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u2013": "-",
+    "\u2014": "--",
+    "\u00a0": " ",
+}
 # Elision markers as models write them: `...`, `[...]`, `<!-- ... -->`, `# ... existing code
 # ...`, `// ... rest of the function ...`, `/* ... */`, `# rest of the code unchanged`.
 MARKER = re.compile(r"^(?:\.\.\.|\[\.\.\.\]|<!-- \.\.\. -->|(?:#|//|/\*)\s*(?:\.\.\.|rest of).*)$")
@@ -281,10 +296,17 @@ def _recovered(case) -> tuple[str, str] | None:
 def test_reference_recovery_gives_the_expected_file(cases):
     checked = 0
     for case in cases:
-        recovered = _recovered(case)
+        recovered = _recovered(case) if case.request != "retry" else None
         if recovered is None:
             continue
         old, new = recovered
-        assert edit_text(case.content, old, new).new_content == case.expected_content, case.id
+        edited = edit_text(
+            case.content,
+            old,
+            new,
+            replace_all=case.replace_all,
+            expected_replacements=case.expected_replacements,
+        )
+        assert edited.new_content == case.expected_content, case.id
         checked += 1
     assert checked >= 150

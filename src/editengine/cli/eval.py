@@ -37,11 +37,11 @@ from editengine.evaluation.runner import RunResult, run_cases
 from editengine.evaluation.tables import (
     TOTAL,
     by_category,
-    category_table,
     compare_summary,
     compare_table,
     details_table,
     failure_report,
+    outcome_tables,
     summary,
 )
 
@@ -256,6 +256,9 @@ def json_report(
                     {
                         "id": r.case.id,
                         "category": r.case.category,
+                        "edit_kind": r.case.edit_kind,
+                        "mistakes": list(r.case.mistakes),
+                        "request": r.case.request,
                         "expect": r.case.expect,
                         "outcome": r.outcome.value,
                         "ok": r.result.ok,
@@ -304,7 +307,8 @@ def handle(args: argparse.Namespace) -> int:
         return 2
 
     primary = next(r for r in runs if r.config == main)
-    out.print(category_table(primary))
+    for table in outcome_tables(primary):
+        out.print(table)
     out.print(details_table(primary))
     if len(runs) > 1:
         out.print(compare_table(runs))

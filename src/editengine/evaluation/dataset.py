@@ -63,6 +63,10 @@ class EvalCase:
     file_name: str | None = None
     fixer_answers: tuple[FixerAnswer, ...] = ()
     notes: str = ""
+    # What a cross-product benchmark tables by (informational; empty when not given).
+    edit_kind: str = ""
+    mistakes: tuple[str, ...] = ()
+    request: str = ""  # "fresh", or "retry": the same request sent again after it applied
 
     def batch_request(self) -> dict[str, Any]:
         """The request line of the batch protocol (DESIGN.md) for this case."""
@@ -146,7 +150,20 @@ def case_from_record(
         file_name=_optional(record, "file_name", str, where),
         fixer_answers=_fixer_answers(record.get("fixer_answers"), where),
         notes=str(record.get("notes") or record.get("note") or ""),
+        edit_kind=_optional(record, "edit_kind", str, where, ""),
+        mistakes=_mistakes(record.get("mistakes"), where),
+        request=_optional(record, "request", str, where, ""),
     )
+
+
+def _mistakes(raw: Any, where: dict[str, Any]) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if isinstance(raw, str):
+        return (raw,)
+    if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
+        raise InvalidDataset("mistakes must be a list of strings.", **where)
+    return tuple(raw)
 
 
 def _fixer_answers(raw: Any, where: dict[str, Any]) -> tuple[FixerAnswer, ...]:

@@ -8,7 +8,16 @@ from pathlib import Path
 
 from editengine.errors import EvaluationError
 from editengine.evaluation.runner import RunResult
-from editengine.evaluation.tables import TOTAL, by_category, latency, strategy_mix
+from editengine.evaluation.tables import (
+    TOTAL,
+    Tally,
+    by_category,
+    by_edit_kind,
+    by_request,
+    labelled,
+    latency,
+    strategy_mix,
+)
 
 OUTCOME_COLOURS = (("success", "#2e7d32"), ("refused", "#f9a825"), ("wrong", "#c62828"))
 
@@ -45,29 +54,17 @@ def render_html(runs: Sequence[RunResult], *, title: str = "editengine evaluatio
         )
         parts.append(compare)
     for run in runs:
-        tallies = {k: v for k, v in by_category(run).items() if k != TOTAL}
-        names = list(tallies)
-        outcomes = go.Figure(
-            data=[
-                go.Bar(
-                    name=outcome,
-                    x=names,
-                    y=[getattr(tallies[n], outcome) for n in names],
-                    marker_color=colour,
-                )
-                for outcome, colour in OUTCOME_COLOURS
-            ]
-        )
-        outcomes.update_layout(
-            barmode="stack", title=f"{run.config.label}: outcomes per category", yaxis_title="cases"
-        )
+        groups = [("category", by_category(run))]
+        if labelled(run):
+            groups += [("edit kind", by_edit_kind(run)), ("request", by_request(run))]
+        for by, tallies in groups:
+            parts.append(_outcomes_figure(go, f"{run.config.label}: outcomes per {by}", tallies))
         mix = strategy_mix(run)
         pie = go.Figure(data=[go.Pie(labels=list(mix), values=list(mix.values()))])
         pie.update_layout(title=f"{run.config.label}: strategy mix")
         total = by_category(run)[TOTAL]
         lat = latency(run)
         parts += [
-            outcomes,
             pie,
             "<p>"
             + html_escape.escape(
@@ -92,6 +89,24 @@ def render_html(runs: Sequence[RunResult], *, title: str = "editengine evaluatio
         f"<title>{html_escape.escape(title)}</title></head>"
         f"<body><h1>{html_escape.escape(title)}</h1>{''.join(sections)}</body></html>"
     )
+
+
+def _outcomes_figure(go, title: str, tallies: dict[str, Tally]):  # type: ignore[no-untyped-def]
+    """Stacked success / refused / wrong bars, one per group (TOTAL left out)."""
+    names = [n for n in tallies if n != TOTAL]
+    figure = go.Figure(
+        data=[
+            go.Bar(
+                name=outcome,
+                x=names,
+                y=[getattr(tallies[n], outcome) for n in names],
+                marker_color=colour,
+            )
+            for outcome, colour in OUTCOME_COLOURS
+        ]
+    )
+    figure.update_layout(barmode="stack", title=title, yaxis_title="cases")
+    return figure
 
 
 def _pct(run: RunResult, name: str) -> float:

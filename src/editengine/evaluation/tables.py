@@ -5,13 +5,14 @@ from __future__ import annotations
 import difflib
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
+from editengine.evaluation.dataset import EvalCase
 from editengine.evaluation.runner import CaseRecord, RunResult
 from editengine.evaluation.scoring import Outcome, final_content
 
@@ -75,14 +76,51 @@ def tally(records: Iterable[CaseRecord]) -> Tally:
     )
 
 
-def by_category(run: RunResult) -> dict[str, Tally]:
-    """Per-category tallies in order of first appearance, then ``TOTAL``."""
+def by_group(run: RunResult, key: Callable[[EvalCase], str]) -> dict[str, Tally]:
+    """Tallies per ``key(case)`` in order of first appearance, then ``TOTAL``."""
     groups: dict[str, list[CaseRecord]] = {}
     for record in run.records:
-        groups.setdefault(record.case.category, []).append(record)
+        groups.setdefault(key(record.case), []).append(record)
     table = {name: tally(records) for name, records in groups.items()}
     table[TOTAL] = tally(run.records)
     return table
+
+
+def by_category(run: RunResult) -> dict[str, Tally]:
+    """Per-category tallies in order of first appearance, then ``TOTAL``."""
+    return by_group(run, lambda case: case.category)
+
+
+def edit_kind_of(case: EvalCase) -> str:
+    return case.edit_kind or "(unlabelled)"
+
+
+def request_of(case: EvalCase) -> str:
+    return case.request or "(unlabelled)"
+
+
+def by_edit_kind(run: RunResult) -> dict[str, Tally]:
+    """Per-edit-kind tallies (``rename``, ``delete_lines``, ...), then ``TOTAL``."""
+    return by_group(run, edit_kind_of)
+
+
+def by_request(run: RunResult) -> dict[str, Tally]:
+    """Fresh requests and retries (the same request sent again after it applied)."""
+    return by_group(run, request_of)
+
+
+def labelled(run: RunResult) -> bool:
+    """Whether the run's cases say their edit kind (a cross-product benchmark)."""
+    return any(record.case.edit_kind for record in run.records)
+
+
+def grid(run: RunResult) -> dict[str, dict[str, Tally]]:
+    """Category x edit kind: the cross product's cells."""
+    cells: dict[str, dict[str, list[CaseRecord]]] = {}
+    for record in run.records:
+        row = cells.setdefault(record.case.category, {})
+        row.setdefault(edit_kind_of(record.case), []).append(record)
+    return {name: {k: tally(v) for k, v in row.items()} for name, row in cells.items()}
 
 
 def percentile(values: Sequence[float], pct: float) -> float:
@@ -117,26 +155,38 @@ def strategy_mix(run: RunResult) -> dict[str, int]:
 
 def summary(run: RunResult) -> dict[str, Any]:
     """Everything a report needs about one run, JSON-friendly."""
-    return {
+    data: dict[str, Any] = {
         "label": run.config.label,
         "wall_s": round(run.wall_s, 3),
         "categories": {name: t.to_dict() for name, t in by_category(run).items()},
-        "strategies": strategy_mix(run),
-        "latency": latency(run),
     }
+    if labelled(run):
+        data["edit_kinds"] = {name: t.to_dict() for name, t in by_edit_kind(run).items()}
+        data["requests"] = {name: t.to_dict() for name, t in by_request(run).items()}
+        data["grid"] = {
+            category: {kind: t.to_dict() for kind, t in row.items()}
+            for category, row in grid(run).items()
+        }
+    data["strategies"] = strategy_mix(run)
+    data["latency"] = latency(run)
+    return data
 
 
 # --------------------------------------------------------------------------- rendering
 
 
-def category_table(run: RunResult) -> Table:
-    """Outcomes and fixer cost per category; the TOTAL row ends with the run's wall time."""
-    table = Table(title=f"{run.config.label}: {len(run.records)} cases")
-    for column in ("category", "cases", "success", "refused", "wrong", "success %"):
-        table.add_column(column, justify="left" if column == "category" else "right")
+def category_table(
+    run: RunResult, *, by: str = "category", tallies: dict[str, Tally] | None = None
+) -> Table:
+    """Outcomes and fixer cost per category (or per ``by``: edit kind, request, given its
+    ``tallies``); the TOTAL row ends with the run's wall time."""
+    title = f"{run.config.label}: {len(run.records)} cases"
+    table = Table(title=title if by == "category" else f"{title}, per {by}")
+    for column in (by, "cases", "success", "refused", "wrong", "success %"):
+        table.add_column(column, justify="left" if column == by else "right")
     for column in ("fixer calls", "fixed", "tokens in/out", "cache hits", "wall s"):
         table.add_column(column, justify="right")
-    tallies = by_category(run)
+    tallies = by_category(run) if tallies is None else tallies
     for name, t in tallies.items():
         style = "bold" if name == TOTAL else None
         wrong = f"[red]{t.wrong}[/red]" if t.wrong else "0"
@@ -241,8 +291,11 @@ def failure_report(run: RunResult, limit: int, *, context: int = 2, max_lines: i
     blocks = []
     for record in failures[:limit]:
         case, result = record.case, record.result
+        label = f"{case.category}, {case.edit_kind}" if case.edit_kind else case.category
+        if case.request == "retry":
+            label += ", retry"
         head = (
-            f"--- {case.id} [{case.category}] {record.outcome.value.upper()}"
+            f"--- {case.id} [{label}] {record.outcome.value.upper()}"
             f" (strategy={result.strategy}, error_code={result.error_code})"
         )
         lines = [head]
@@ -286,9 +339,19 @@ def _visible(line: str) -> str:
     return stripped + trailing + marker
 
 
+def outcome_tables(run: RunResult) -> list[Table]:
+    """Per category; and for a labelled benchmark also per edit kind and per request."""
+    tables = [category_table(run)]
+    if labelled(run):
+        tables.append(category_table(run, by="edit kind", tallies=by_edit_kind(run)))
+        tables.append(category_table(run, by="request", tallies=by_request(run)))
+    return tables
+
+
 def print_report(console: Console, runs: Sequence[RunResult]) -> None:
     for run in runs:
-        console.print(category_table(run))
+        for table in outcome_tables(run):
+            console.print(table)
         console.print(details_table(run))
     if len(runs) > 1:
         console.print(compare_table(runs))
