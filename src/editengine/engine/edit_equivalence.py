@@ -1,0 +1,476 @@
+"""The requested edit, carried onto the text the fixer says old_string meant.
+
+The agent asked for ``old_string -> new_string``; the fixer answers that old_string was
+misquoted and the file holds ``search`` instead. The fixer's own ``replace`` is not trusted:
+the edit to write is *derived* from the request. Compared token by token (words and single
+punctuation marks; spacing does not count), ``old_string -> search`` is the misquote and
+``old_string -> new_string`` the request. Each hunk of the request is placed on ``search``
+through the misquote's alignment (a token-level three-way merge, like the line merge the
+block-anchor tier uses to carry typo fixes), and the names the misquote renamed
+(``line -> item``) are renamed the same way in the text the request inserts. What comes out
+is ``search`` with exactly the requested hunks changed, laid out as new_string lays them out,
+re-indented to the file's indentation.
+
+The fixer's replace is then only a cross-check: it must have the same tokens, in the same
+order, as the carried edit. An extra substitution, a reordering, a dropped or added line, a
+change far away under a widened search: each shows up as a token the carried edit does not
+have, and the correction is refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rapidfuzz.distance import Indel
+
+from editengine.text import to_lf
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+_NAME = re.compile(r"[^\W\d]\w*")
+# Literal words a misquote may "rename" that are values, not names: carrying a True -> False
+# misquote into inserted text would change what the agent's code does.
+_LITERALS = frozenset({"True", "False", "None", "true", "false", "null", "nil", "undefined"})
+
+
+class CannotCarry(Exception):
+    """The request cannot be placed on the search mechanically; ``str()`` says why."""
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """``a[src_start:src_end]`` becomes ``b[dest_start:dest_end]`` (token indices)."""
+
+    src_start: int
+    src_end: int
+    dest_start: int
+    dest_end: int
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """A text's tokens and where each one stands in it."""
+
+    text: str
+    words: tuple[str, ...]
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+
+    @classmethod
+    def of(cls, text: str) -> Tokens:
+        found = list(_TOKEN.finditer(text))
+        return cls(
+            text,
+            tuple(m.group() for m in found),
+            tuple(m.start() for m in found),
+            tuple(m.end() for m in found),
+        )
+
+    def gap_start(self, index: int) -> int:
+        """Where the text before token ``index`` begins: just after the token before it."""
+        return self.ends[index - 1] if index > 0 else 0
+
+    def gap_end(self, index: int) -> int:
+        """Where token ``index`` begins (the text's end after the last token)."""
+        return self.starts[index] if index < len(self.words) else len(self.text)
+
+
+def token_list(text: str) -> list[str]:
+    return _TOKEN.findall(text)
+
+
+def same_tokens(a: str, b: str) -> bool:
+    return token_list(a) == token_list(b)
+
+
+def hunks(a: Sequence[str], b: Sequence[str]) -> list[Hunk]:
+    """The changes from ``a`` to ``b`` (a longest-common-subsequence alignment); a deletion
+    next to an insertion is one hunk, a replacement."""
+    out: list[Hunk] = []
+    run: list[int] | None = None
+    for op in Indel.opcodes(list(a), list(b)):
+        if op.tag == "equal":
+            if run is not None:
+                out.append(Hunk(*run))
+                run = None
+        elif run is None:
+            run = [op.src_start, op.src_end, op.dest_start, op.dest_end]
+        else:
+            run[1], run[3] = op.src_end, op.dest_end
+    if run is not None:
+        out.append(Hunk(*run))
+    return out
+
+
+def carry_edit(
+    old: str, new: str, search: str, *, also_renamed: dict[str, str] | None = None
+) -> str:
+    """``search`` with the edit ``old -> new`` made on it, or :class:`CannotCarry`.
+
+    The request must change tokens (a whitespace-only request has nothing to carry).
+    ``also_renamed`` adds renames the misquote alone does not show.
+    """
+    old, new, search = to_lf(old), to_lf(new), to_lf(search)
+    o, n, s = Tokens.of(old), Tokens.of(new), Tokens.of(search)
+    requested = hunks(o.words, n.words)
+    if not requested:
+        raise CannotCarry("the request changes only whitespace")
+    misquote = hunks(o.words, s.words)
+    renames = learned_renames(o.words, s.words, misquote) | (also_renamed or {})
+    placed = clusters(requested, misquote, len(o.words))
+    quoted = Counter(renames.get(w, w) for c in placed for w in o.words[c.old_start : c.old_end])
+    for number in sorted({number for c in placed for number in c.misquotes}):
+        change = misquote[number]
+        unquoted = Counter(s.words[change.dest_start : change.dest_end]) - quoted
+        if sum(unquoted.values()) > change.src_end - change.src_start:
+            # The search holds text where the change goes that old_string does not quote at
+            # all (a line the agent did not know of): the requested change would drop it.
+            # Text old_string quotes elsewhere (moved) or misquotes word for word is fine.
+            raise CannotCarry("the search has text old_string lacks where the change goes")
+    pieces: list[str] = []
+    cursor = 0  # in search's text
+    for cluster in placed:
+        region_start = s.gap_start(cluster.search_start)
+        region_end = s.gap_end(cluster.search_end)
+        if region_start < cursor:
+            raise CannotCarry("two requested changes fall on the same place of the search")
+        inserted = _reindented(
+            _renamed(n, cluster.new_start, cluster.new_end, renames),
+            _indent_at(old, o.gap_start(cluster.old_start)),
+            _indent_at(search, region_start),
+            starts_line=cluster.new_start == 0,
+            ends_before_token=cluster.new_end < len(n.words),
+        )
+        pieces.append(search[cursor:region_start])
+        pieces.append(inserted)
+        cursor = region_end
+    pieces.append(search[cursor:])
+    return "".join(pieces)
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """One requested change, grown over the misquotes it touches: ``old[old_start:old_end]``
+    (token indices) stands as ``search[search_start:search_end]`` in the file and becomes
+    ``new[new_start:new_end]``."""
+
+    old_start: int
+    old_end: int
+    new_start: int
+    new_end: int
+    search_start: int
+    search_end: int
+    misquotes: frozenset[int] = frozenset()
+
+
+def clusters(requested: Sequence[Hunk], misquote: Sequence[Hunk], old_len: int) -> list[Cluster]:
+    """The requested hunks placed on the search.
+
+    A requested hunk that overlaps a misquoted stretch takes all of it (the request rewrites
+    those tokens anyway, as new_string says). Text the search has and old_string lacks
+    (an insertion) is taken only when it falls strictly inside, or exactly where a requested
+    insertion goes, except at old_string's very start or end, where the search may simply
+    quote more context: an insertion there goes after (at the start) or before (at the end)
+    that context.
+    """
+    # [old_start, old_end, first requested hunk, last + 1, misquotes taken]
+    spans: list[tuple[list[int], set[int]]] = [
+        ([hunk.src_start, hunk.src_end, i, i + 1], set()) for i, hunk in enumerate(requested)
+    ]
+    grown = True
+    while grown:
+        grown = False
+        taken = set().union(*(mine for _, mine in spans))
+        for span, mine in spans:
+            for number, change in enumerate(misquote):
+                if number not in taken and _touches(span[0], span[1], change, old_len):
+                    taken.add(number)
+                    mine.add(number)
+                    span[0] = min(span[0], change.src_start)
+                    span[1] = max(span[1], change.src_end)
+                    grown = True
+        merged: list[tuple[list[int], set[int]]] = []
+        for span, mine in spans:
+            if merged and span[0] <= merged[-1][0][1]:
+                last, theirs = merged[-1]
+                last[0], last[1] = min(last[0], span[0]), max(last[1], span[1])
+                last[3] = span[3]
+                theirs |= mine
+                grown = True
+            else:
+                merged.append((span, mine))
+        spans = merged
+    out = []
+    for (start, end, first, last), mine in spans:
+        # Context the search inserts right at a stretch's edge stays outside it; an
+        # insertion at old_string's very end goes before the search's extra context.
+        at_end = start == end == old_len
+        before_start = [
+            change
+            for number, change in enumerate(misquote)
+            if number not in mine and _before(change, start, at_edge=not at_end)
+        ]
+        before_end = [
+            change
+            for number, change in enumerate(misquote)
+            if number in mine or _before(change, end, at_edge=start == end == 0)
+        ]
+        out.append(
+            Cluster(
+                old_start=start,
+                old_end=end,
+                new_start=start + _shift(requested[:first]),
+                new_end=end + _shift(requested[:last]),
+                search_start=start + _shift(before_start),
+                search_end=end + _shift(before_end),
+                misquotes=frozenset(mine),
+            )
+        )
+    return out
+
+
+def _before(change: Hunk, boundary: int, *, at_edge: bool) -> bool:
+    """Does ``change`` lie before old_string's token boundary ``boundary``? An insertion
+    right at it counts when ``at_edge``."""
+    if change.src_start < change.src_end:
+        return change.src_end <= boundary
+    return change.src_start < boundary or (at_edge and change.src_start == boundary)
+
+
+def _touches(start: int, end: int, change: Hunk, old_len: int) -> bool:
+    """Does the misquote ``change`` overlap the requested stretch ``[start, end)``?"""
+    if change.src_start < change.src_end:  # old_string text the search has otherwise, or not
+        if start < end:
+            return change.src_start < end and change.src_end > start
+        return change.src_start < start < change.src_end
+    at = change.src_start  # text only the search has, inserted before old token ``at``
+    if start < end:
+        return start < at < end
+    return at == start and 0 < at < old_len
+
+
+def _shift(changes: Sequence[Hunk]) -> int:
+    return sum((h.dest_end - h.dest_start) - (h.src_end - h.src_start) for h in changes)
+
+
+def learned_renames(
+    old: Sequence[str], search: Sequence[str], misquote: Sequence[Hunk]
+) -> dict[str, str]:
+    """Names old_string misquoted one for one (``line -> item``), when the misquote says so
+    consistently: a name renamed two ways, or also kept as it is, is left alone."""
+    pairs: dict[str, str] = {}
+    doubtful: set[str] = set()
+    for hunk in misquote:
+        mine = old[hunk.src_start : hunk.src_end]
+        theirs = search[hunk.dest_start : hunk.dest_end]
+        if len(mine) != len(theirs):
+            # Where one text runs on past the other's end (the search quotes less, or more,
+            # than old_string), the stretch next to the shared part still pairs word for word.
+            if hunk.src_end == len(old) or hunk.dest_end == len(search):
+                size = min(len(mine), len(theirs))
+                mine, theirs = mine[:size], theirs[:size]
+            elif hunk.src_start == 0 or hunk.dest_start == 0:
+                size = min(len(mine), len(theirs))
+                mine, theirs = mine[len(mine) - size :], theirs[len(theirs) - size :]
+            else:
+                continue
+        for word, renamed in zip(mine, theirs):
+            if not (_is_name(word) and _is_name(renamed)):
+                continue
+            if pairs.setdefault(word, renamed) != renamed:
+                doubtful.add(word)
+    changed = {i for hunk in misquote for i in range(hunk.src_start, hunk.src_end)}
+    kept = {word for i, word in enumerate(old) if i not in changed}
+    return {mine: theirs for mine, theirs in pairs.items() if mine not in doubtful | kept}
+
+
+def _is_name(word: str) -> bool:
+    return bool(_NAME.fullmatch(word)) and word not in _LITERALS
+
+
+def _renamed(tokens: Tokens, start: int, end: int, renames: dict[str, str]) -> str:
+    """new_string's text for tokens ``[start, end)`` with the spacing around them, names
+    renamed as the misquote renames them."""
+    text = tokens.text
+    out: list[str] = []
+    cursor = tokens.gap_start(start)
+    for i in range(start, end):
+        word = tokens.words[i]
+        if word in renames:
+            out.append(text[cursor : tokens.starts[i]])
+            out.append(renames[word])
+            cursor = tokens.ends[i]
+    out.append(text[cursor : tokens.gap_end(end)])
+    return "".join(out)
+
+
+def _indent_at(text: str, position: int) -> str:
+    line_start = text.rfind("\n", 0, position) + 1
+    line = text[line_start:]
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _reindented(
+    inserted: str,
+    quoted_indent: str,
+    file_indent: str,
+    *,
+    starts_line: bool,
+    ends_before_token: bool,
+) -> str:
+    """Lines begun inside ``inserted`` moved from old_string's indentation to the file's.
+
+    ``starts_line``: ``inserted`` begins at new_string's start, so its first line's indent is
+    in it too. ``ends_before_token``: its last line is the indent of a token that follows
+    (else it is new_string's trailing space, kept as it is).
+    """
+    if quoted_indent == file_indent:
+        return inserted
+    lines = inserted.split("\n")
+    out: list[str] = []
+    for number, line in enumerate(lines):
+        if number == 0 and not starts_line:
+            out.append(line)
+            continue
+        stripped = line.lstrip(" \t")
+        indent = line[: len(line) - len(stripped)]
+        last = number == len(lines) - 1
+        if stripped or (last and ends_before_token):
+            if not indent.startswith(quoted_indent):
+                raise CannotCarry("new_string is indented less than old_string's first line")
+            out.append(file_indent + indent[len(quoted_indent) :] + stripped)
+        else:
+            out.append(line)  # a blank line, or the trailing space after the last token
+    return "\n".join(out)
+
+
+class NotTheRequestedEdit(Exception):
+    """The correction makes another edit than the one requested; ``str()`` says how, as a
+    clause completing "The LLM fixer proposed a correction, but ..."."""
+
+
+def replacement_to_write(old: str, new: str, search: str, replace: str) -> str:
+    """What ``search`` becomes: the requested edit carried onto it, cross-checked against the
+    fixer's ``replace`` token by token; :class:`NotTheRequestedEdit` when they differ.
+
+    - A whitespace-only request cannot be carried token-wise: the fixer's replace is written
+      if it, too, only respaces the search.
+    - When the carried edit and the fixer's replace differ only where the fixer wrote, for a
+      name old_string used and the search does not, a name the search uses (``qty`` ->
+      ``quantity`` in an inserted line), that rename is carried too.
+    - When the request cannot be carried mechanically (it overlaps a misquote in a way no
+      merge can settle), the fixer's edit must still be the requested one hunk by hunk.
+    """
+    if same_tokens(old, new):
+        if replace != search and same_tokens(search, replace):
+            return replace
+        raise NotTheRequestedEdit(
+            "the request only changes spacing, and its replacement does not do just that"
+        )
+    try:
+        carried = carry_edit(old, new, search)
+    except CannotCarry as cannot:
+        if same_hunks(old, new, search, replace):
+            return replace
+        raise NotTheRequestedEdit(
+            f"its edit is not the requested one, and the request cannot be carried onto its "
+            f"search text ({cannot})"
+        ) from cannot
+    if not same_tokens(carried, replace):
+        renames = renames_by_fixer(old, search, carried, replace)
+        if renames:
+            with contextlib.suppress(CannotCarry):  # then the mismatch below says why
+                carried = carry_edit(old, new, search, also_renamed=renames)
+    if not same_tokens(carried, replace):
+        raise NotTheRequestedEdit(
+            "its replacement makes another edit than the one requested: "
+            + describe_difference(carried, replace)
+        )
+    return _layout_of(replace, carried)
+
+
+def _layout_of(replace: str, carried: str) -> str:
+    """The fixer's own text when it lays the lines out as the carried edit does (bar blank
+    lines and trailing spaces), else the carried edit: a re-indented line, harmless to a
+    token comparison, can move a Python statement out of its block."""
+
+    def lines(text: str) -> list[str]:
+        return [line.rstrip() for line in to_lf(text).split("\n") if line.strip()]
+
+    return replace if lines(replace) == lines(carried) else carried
+
+
+def renames_by_fixer(old: str, search: str, carried: str, replace: str) -> dict[str, str]:
+    """Names the fixer's replace renames, word for word, from the carried edit: each from a
+    name old_string uses and the search lacks to a name the search has, consistently.
+    Empty when it differs in any other way."""
+    quoted, found = set(token_list(old)), set(token_list(search))
+    mine, theirs = token_list(carried), token_list(replace)
+    renames: dict[str, str] = {}
+    for hunk in hunks(mine, theirs):
+        ours, fixers = mine[hunk.src_start : hunk.src_end], theirs[hunk.dest_start : hunk.dest_end]
+        if len(ours) != len(fixers):
+            return {}
+        for word, renamed in zip(ours, fixers):
+            fits = word in quoted and word not in found and renamed in found and _is_name(word)
+            if not fits or renames.setdefault(word, renamed) != renamed:
+                return {}
+    return renames
+
+
+def same_hunks(old: str, new: str, search: str, replace: str) -> bool:
+    """``search -> replace`` makes the same changes as ``old -> new``, hunk by hunk and in
+    order, each with the same token before and after it (names renamed as the misquote
+    renames them)."""
+    o, n, s, r = token_list(old), token_list(new), token_list(search), token_list(replace)
+    renames = learned_renames(o, s, hunks(o, s))
+    wanted, made = hunks(o, n), hunks(s, r)
+    if len(wanted) != len(made):
+        return False
+
+    def seen(words: Sequence[str], start: int, end: int, mapped: bool) -> list[str]:
+        picked = list(words[max(start, 0) : max(end, 0)])
+        return [renames.get(w, w) for w in picked] if mapped else picked
+
+    for want, make in zip(wanted, made):
+        sides = [
+            (o, want.src_start - 1, want.src_start, s, make.src_start - 1, make.src_start),
+            (o, want.src_end, want.src_end + 1, s, make.src_end, make.src_end + 1),
+            (o, want.src_start, want.src_end, s, make.src_start, make.src_end),
+            (n, want.dest_start, want.dest_end, r, make.dest_start, make.dest_end),
+        ]
+        for mine, a, b, theirs, c, d in sides:
+            if seen(mine, a, b, True) != seen(theirs, c, d, False):
+                return False
+    return True
+
+
+def describe_difference(expected: str, actual: str) -> str:
+    """The first way ``actual`` differs from ``expected``, in the agent's terms."""
+    mine, theirs = token_list(expected), token_list(actual)
+    found = hunks(mine, theirs)
+    if not found:
+        return "it differs only in spacing"
+    first = found[0]
+    lost = _shown(mine[first.src_start : first.src_end])
+    added = _shown(theirs[first.dest_start : first.dest_end])
+    more = (
+        f" (and {len(found) - 1} more change{'s' if len(found) > 2 else ''})"
+        if len(found) > 1
+        else ""
+    )
+    if lost and added:
+        return f"it also turns {lost} into {added}{more}"
+    if lost:
+        return f"it also drops {lost}{more}"
+    return f"it also adds {added}{more}"
+
+
+def _shown(words: Sequence[str], limit: int = 12) -> str:
+    if not words:
+        return ""
+    text = " ".join(words[:limit]) + (" ..." if len(words) > limit else "")
+    return repr(text)
