@@ -118,7 +118,7 @@ def carry_edit(
     requested = hunks(o.words, n.words)
     if not requested:
         raise CannotCarry("the request changes only whitespace")
-    misquote = hunks(o.words, s.words)
+    misquote = edges_split(hunks(o.words, s.words), len(o.words), len(s.words))
     renames = learned_renames(o.words, s.words, misquote) | (also_renamed or {})
     placed = clusters(requested, misquote, len(o.words))
     quoted = Counter(renames.get(w, w) for c in placed for w in o.words[c.old_start : c.old_end])
@@ -135,14 +135,31 @@ def carry_edit(
     for cluster in placed:
         region_start = s.gap_start(cluster.search_start)
         region_end = s.gap_end(cluster.search_end)
+        new_start = n.gap_start(cluster.new_start)
+        new_end = n.gap_end(cluster.new_end)
+        quoted_at = o.gap_start(cluster.old_start)
+        # Where the search starts (or ends) inside old_string, the spacing before its first
+        # token (after its last) is the search's own, not old_string's: keep it, and take
+        # new_string's text from its first token (to its last).
+        cut_start = cluster.search_start == 0 and cluster.old_start > 0 and s.words
+        cut_end = cluster.search_end == len(s.words) and cluster.old_end < len(o.words) and s.words
+        if cut_start:
+            region_start = s.starts[0]
+            quoted_at = o.starts[cluster.old_start]
+            new_start = n.starts[cluster.new_start] if cluster.new_start < len(n.words) else new_end
+        if cut_end:
+            region_end = s.ends[-1]
+            new_end = (
+                n.ends[cluster.new_end - 1] if cluster.new_end > cluster.new_start else new_start
+            )
         if region_start < cursor:
             raise CannotCarry("two requested changes fall on the same place of the search")
         inserted = _reindented(
-            _renamed(n, cluster.new_start, cluster.new_end, renames),
-            _indent_at(old, o.gap_start(cluster.old_start)),
+            _renamed(n, cluster.new_start, cluster.new_end, renames, new_start, new_end),
+            _indent_at(old, quoted_at),
             _indent_at(search, region_start),
-            starts_line=cluster.new_start == 0,
-            ends_before_token=cluster.new_end < len(n.words),
+            starts_line=cluster.new_start == 0 and not cut_start,
+            ends_before_token=cluster.new_end < len(n.words) and not cut_end,
         )
         pieces.append(search[cursor:region_start])
         pieces.append(inserted)
@@ -256,6 +273,35 @@ def _shift(changes: Sequence[Hunk]) -> int:
     return sum((h.dest_end - h.dest_start) - (h.src_end - h.src_start) for h in changes)
 
 
+def edges_split(found: Sequence[Hunk], old_len: int, search_len: int) -> list[Hunk]:
+    """Misquote hunks at either end, split into the part that pairs with old_string's tokens
+    and the part that is only context one text quotes and the other does not (the search
+    quoting a line more, or less, than old_string). A line of context is not a misquote."""
+    out: list[Hunk] = []
+    for hunk in found:
+        mine, theirs = hunk.src_end - hunk.src_start, hunk.dest_end - hunk.dest_start
+        extra = abs(mine - theirs)
+        if not (mine and theirs and extra):
+            out.append(hunk)
+        elif hunk.src_start == 0 and hunk.dest_start == 0:
+            if theirs > mine:  # the search quotes more before
+                out.append(Hunk(0, 0, 0, extra))
+                out.append(Hunk(0, hunk.src_end, extra, hunk.dest_end))
+            else:  # old_string quotes more before
+                out.append(Hunk(0, extra, 0, 0))
+                out.append(Hunk(extra, hunk.src_end, 0, hunk.dest_end))
+        elif hunk.src_end == old_len and hunk.dest_end == search_len:
+            if theirs > mine:
+                out.append(Hunk(hunk.src_start, old_len, hunk.dest_start, hunk.dest_end - extra))
+                out.append(Hunk(old_len, old_len, hunk.dest_end - extra, hunk.dest_end))
+            else:
+                out.append(Hunk(hunk.src_start, hunk.src_end - extra, hunk.dest_start, search_len))
+                out.append(Hunk(hunk.src_end - extra, old_len, search_len, search_len))
+        else:
+            out.append(hunk)
+    return out
+
+
 def learned_renames(
     old: Sequence[str], search: Sequence[str], misquote: Sequence[Hunk]
 ) -> dict[str, str]:
@@ -291,19 +337,21 @@ def _is_name(word: str) -> bool:
     return bool(_NAME.fullmatch(word)) and word not in _LITERALS
 
 
-def _renamed(tokens: Tokens, start: int, end: int, renames: dict[str, str]) -> str:
-    """new_string's text for tokens ``[start, end)`` with the spacing around them, names
-    renamed as the misquote renames them."""
+def _renamed(
+    tokens: Tokens, start: int, end: int, renames: dict[str, str], text_start: int, text_end: int
+) -> str:
+    """new_string's text from ``text_start`` to ``text_end`` (tokens ``[start, end)`` and the
+    spacing around them), names renamed as the misquote renames them."""
     text = tokens.text
     out: list[str] = []
-    cursor = tokens.gap_start(start)
+    cursor = text_start
     for i in range(start, end):
         word = tokens.words[i]
         if word in renames:
             out.append(text[cursor : tokens.starts[i]])
             out.append(renames[word])
             cursor = tokens.ends[i]
-    out.append(text[cursor : tokens.gap_end(end)])
+    out.append(text[cursor:text_end])
     return "".join(out)
 
 
@@ -352,15 +400,18 @@ class NotTheRequestedEdit(Exception):
     clause completing "The LLM fixer proposed a correction, but ..."."""
 
 
-def replacement_to_write(old: str, new: str, search: str, replace: str) -> str:
+def replacement_to_write(
+    old: str, new: str, search: str, replace: str, *, file_text: str = ""
+) -> str:
     """What ``search`` becomes: the requested edit carried onto it, cross-checked against the
     fixer's ``replace`` token by token; :class:`NotTheRequestedEdit` when they differ.
 
     - A whitespace-only request cannot be carried token-wise: the fixer's replace is written
       if it, too, only respaces the search.
     - When the carried edit and the fixer's replace differ only where the fixer wrote, for a
-      name old_string used and the search does not, a name the search uses (``qty`` ->
-      ``quantity`` in an inserted line), that rename is carried too.
+      name old_string used and the search does not, a name the search (or ``file_text``,
+      the file) uses (``qty`` -> ``quantity`` in an inserted line), that rename is carried
+      too.
     - When the request cannot be carried mechanically (it overlaps a misquote in a way no
       merge can settle), the fixer's edit must still be the requested one hunk by hunk.
     """
@@ -380,7 +431,7 @@ def replacement_to_write(old: str, new: str, search: str, replace: str) -> str:
             f"search text ({cannot})"
         ) from cannot
     if not same_tokens(carried, replace):
-        renames = renames_by_fixer(old, search, carried, replace)
+        renames = renames_by_fixer(old, search, carried, replace, file_text=file_text)
         if renames:
             with contextlib.suppress(CannotCarry):  # then the mismatch below says why
                 carried = carry_edit(old, new, search, also_renamed=renames)
@@ -403,11 +454,14 @@ def _layout_of(replace: str, carried: str) -> str:
     return replace if lines(replace) == lines(carried) else carried
 
 
-def renames_by_fixer(old: str, search: str, carried: str, replace: str) -> dict[str, str]:
+def renames_by_fixer(
+    old: str, search: str, carried: str, replace: str, *, file_text: str = ""
+) -> dict[str, str]:
     """Names the fixer's replace renames, word for word, from the carried edit: each from a
-    name old_string uses and the search lacks to a name the search has, consistently.
-    Empty when it differs in any other way."""
-    quoted, found = set(token_list(old)), set(token_list(search))
+    name old_string uses and the search lacks to a name the search (or the file) has,
+    consistently. Empty when it differs in any other way."""
+    quoted, lacking = set(token_list(old)), set(token_list(search))
+    found = lacking | set(token_list(file_text))
     mine, theirs = token_list(carried), token_list(replace)
     renames: dict[str, str] = {}
     for hunk in hunks(mine, theirs):
@@ -415,7 +469,7 @@ def renames_by_fixer(old: str, search: str, carried: str, replace: str) -> dict[
         if len(ours) != len(fixers):
             return {}
         for word, renamed in zip(ours, fixers):
-            fits = word in quoted and word not in found and renamed in found and _is_name(word)
+            fits = word in quoted and word not in lacking and renamed in found and _is_name(word)
             if not fits or renames.setdefault(word, renamed) != renamed:
                 return {}
     return renames

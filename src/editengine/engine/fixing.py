@@ -139,6 +139,7 @@ def check_correction(
             new_string=spec.new_string,
             search=correction.search,
             replace=correction.replace,
+            file_text=current.text,
         )
     except NotTheRequestedEdit as error:
         other, replacement = error, correction.replace

@@ -62,12 +62,15 @@ class RelatednessGuard:
             if not 0.0 <= value <= 1.0:
                 raise BadRequest(f"RelatednessGuard: {name} must be in [0, 1] (got {value!r}).")
 
-    def replacement(self, *, old_string: str, new_string: str, search: str, replace: str) -> str:
+    def replacement(
+        self, *, old_string: str, new_string: str, search: str, replace: str, file_text: str = ""
+    ) -> str:
         """What the correction's ``search`` is to become: the requested edit carried onto it
         and cross-checked against the model's ``replace``. Raises
         :class:`~editengine.engine.edit_equivalence.NotTheRequestedEdit` saying how the
-        model's edit differs from the requested one."""
-        return replacement_to_write(old_string, new_string, search, replace)
+        model's edit differs from the requested one. ``file_text`` (the file) lets the model
+        rename a misquoted name to one the file uses outside the search."""
+        return replacement_to_write(old_string, new_string, search, replace, file_text=file_text)
 
     def why_unrelated(
         self,
