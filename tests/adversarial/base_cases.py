@@ -47,7 +47,7 @@ def post(url, payload):
     return response.status_code == 201
 '''
 
-PY_VIEWS = '''from django.contrib.auth.decorators import login_required
+PY_VIEWS = """from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
 
 from .models import Account
@@ -66,9 +66,9 @@ def close(request, account_id):
     account.active = False
     account.save()
     return JsonResponse({"closed": True})
-'''
+"""
 
-PY_DB = '''import sqlite3
+PY_DB = """import sqlite3
 
 MAX_ROWS = 500
 
@@ -84,9 +84,9 @@ def find_user(conn, user_id):
 def count_users(conn):
     cursor = conn.execute("SELECT COUNT(*) FROM users")
     return cursor.fetchone()[0]
-'''
+"""
 
-PY_CONFIG = '''from dataclasses import dataclass
+PY_CONFIG = """from dataclasses import dataclass
 
 
 @dataclass
@@ -99,9 +99,9 @@ class Settings:
 
     def address(self):
         return f"{self.host}:{self.port}"
-'''
+"""
 
-PY_RETRY = '''def a():
+PY_RETRY = """def a():
     retries = 3
     return retries
 
@@ -109,9 +109,9 @@ PY_RETRY = '''def a():
 def b():
     retries = 5
     return retries
-'''
+"""
 
-JS_CART = '''const TAX_RATE = 0.2;
+JS_CART = """const TAX_RATE = 0.2;
 const FREE_SHIPPING = 50;
 
 function cartTotal(items, coupon) {
@@ -130,9 +130,9 @@ function shipping(total) {
 }
 
 module.exports = { cartTotal, shipping };
-'''
+"""
 
-JS_SERVER = '''const express = require("express");
+JS_SERVER = """const express = require("express");
 
 const app = express();
 const PORT = 3000;
@@ -152,9 +152,9 @@ app.post("/login", requireCsrf, async (req, res) => {
 });
 
 app.listen(PORT, () => console.log(`listening on ${PORT}`));
-'''
+"""
 
-TS_STORE = '''export interface Todo {
+TS_STORE = """export interface Todo {
   id: number;
   title: string;
   done: boolean;
@@ -174,9 +174,9 @@ export class TodoStore {
     return this.todos.filter((todo) => !todo.done).length;
   }
 }
-'''
+"""
 
-TS_API = '''import axios from "axios";
+TS_API = """import axios from "axios";
 
 const BASE_URL = "https://api.example.com";
 const TIMEOUT_MS = 5000;
@@ -192,9 +192,9 @@ export async function getProfile(userId: string, withSecrets = false) {
 export function isAdult(age: number): boolean {
   return age >= 18;
 }
-'''
+"""
 
-GO_LIMITER = '''package limiter
+GO_LIMITER = """package limiter
 
 import (
 \t"sync"
@@ -218,9 +218,9 @@ func (l *Limiter) Allow() bool {
 \tl.tokens = l.tokens - 1
 \treturn true
 }
-'''
+"""
 
-GO_HANDLER = '''package server
+GO_HANDLER = """package server
 
 import (
 \t"encoding/json"
@@ -237,9 +237,9 @@ func healthHandler(w http.ResponseWriter, r *http.Request) {
 \tresp := map[string]bool{"ok": true}
 \t_ = writeJSON(w, 200, resp)
 }
-'''
+"""
 
-RS_ACCOUNT = '''use std::fmt;
+RS_ACCOUNT = """use std::fmt;
 
 #[derive(Debug, Clone)]
 pub struct Account {
@@ -264,9 +264,9 @@ impl fmt::Display for Account {
         write!(f, "account {} ({})", self.id, self.balance())
     }
 }
-'''
+"""
 
-RS_PARSER = '''const MAX_DEPTH: usize = 64;
+RS_PARSER = """const MAX_DEPTH: usize = 64;
 
 pub fn parse_list(input: &str, strict: bool) -> Result<Vec<i32>, String> {
     let mut out = Vec::new();
@@ -279,9 +279,9 @@ pub fn parse_list(input: &str, strict: bool) -> Result<Vec<i32>, String> {
     }
     Ok(out)
 }
-'''
+"""
 
-C_BUFFER = '''#include <stdlib.h>
+C_BUFFER = """#include <stdlib.h>
 #include <string.h>
 
 #define BUF_SIZE 256
@@ -304,9 +304,9 @@ int buffer_append(buffer_t *buf, const char *src, size_t n) {
 void buffer_reset(buffer_t *buf) {
     buf->len = 0;
 }
-'''
+"""
 
-C_MATH = '''#include <stdio.h>
+C_MATH = """#include <stdio.h>
 
 static int verbose = 1;
 
@@ -326,9 +326,9 @@ int average(int total, int count) {
     }
     return total / count;
 }
-'''
+"""
 
-YAML_CI = '''name: ci
+YAML_CI = """name: ci
 
 on:
   push:
@@ -347,9 +347,9 @@ jobs:
           cache: true
       - run: pip install -e .[dev]
       - run: pytest -q
-'''
+"""
 
-YAML_DEPLOY = '''apiVersion: apps/v1
+YAML_DEPLOY = """apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: web
@@ -365,9 +365,9 @@ spec:
           securityContext:
             readOnlyRootFilesystem: true
             runAsNonRoot: true
-'''
+"""
 
-JAVA_SERVICE = '''package com.example.orders;
+JAVA_SERVICE = """package com.example.orders;
 
 import java.util.List;
 
@@ -388,9 +388,9 @@ public class OrderService {
         return order.isPaid() && order.getItems().size() <= MAX_ITEMS;
     }
 }
-'''
+"""
 
-SH_DEPLOY = '''#!/usr/bin/env bash
+SH_DEPLOY = """#!/usr/bin/env bash
 set -euo pipefail
 
 RETRIES=3
@@ -404,7 +404,7 @@ deploy() {
 }
 
 deploy "$(git describe --tags)"
-'''
+"""
 
 
 BASE_CASES: tuple[BaseCase, ...] = (
@@ -500,8 +500,7 @@ BASE_CASES: tuple[BaseCase, ...] = (
         path="views.py",
         content=PY_VIEWS,
         old=(
-            "    acct.active = False\n    acct.save()\n"
-            '    return JsonResponse({"closed": True})\n'
+            '    acct.active = False\n    acct.save()\n    return JsonResponse({"closed": True})\n'
         ),
         new=(
             "    acct.active = False\n    acct.closed_at = timezone.now()\n    acct.save()\n"
@@ -655,7 +654,7 @@ BASE_CASES: tuple[BaseCase, ...] = (
         ),
         new=(
             "  pending(): number {\n"
-            "    return this.items.filter((item) => !item.done && item.title !== \"\").length;\n"
+            '    return this.items.filter((item) => !item.done && item.title !== "").length;\n'
             "  }\n"
         ),
         instruction="Do not count untitled todos as remaining.",
@@ -665,7 +664,7 @@ BASE_CASES: tuple[BaseCase, ...] = (
         ),
         replace=(
             "  remaining(): number {\n"
-            "    return this.todos.filter((todo) => !todo.done && todo.title !== \"\").length;\n"
+            '    return this.todos.filter((todo) => !todo.done && todo.title !== "").length;\n'
             "  }\n"
         ),
         far="  id: number;\n",
@@ -893,12 +892,10 @@ BASE_CASES: tuple[BaseCase, ...] = (
         ),
         instruction="Run five replicas.",
         search=(
-            "spec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n"
-            "        - name: web\n"
+            "spec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n        - name: web\n"
         ),
         replace=(
-            "spec:\n  replicas: 5\n  template:\n    spec:\n      containers:\n"
-            "        - name: web\n"
+            "spec:\n  replicas: 5\n  template:\n    spec:\n      containers:\n        - name: web\n"
         ),
         far="            runAsNonRoot: true\n",
     ),
@@ -933,12 +930,8 @@ BASE_CASES: tuple[BaseCase, ...] = (
         language="shell",
         path="deploy.sh",
         content=SH_DEPLOY,
-        old=(
-            '  local ver="$1"\n  rsync -a --delete dist/ "$DEST/releases/$ver/"\n'
-        ),
-        new=(
-            '  local ver="$1"\n  rsync -a --delete --checksum dist/ "$DEST/releases/$ver/"\n'
-        ),
+        old=('  local ver="$1"\n  rsync -a --delete dist/ "$DEST/releases/$ver/"\n'),
+        new=('  local ver="$1"\n  rsync -a --delete --checksum dist/ "$DEST/releases/$ver/"\n'),
         instruction="Compare files by checksum when syncing.",
         search='  local version="$1"\n  rsync -a --delete build/ "$TARGET/releases/$version/"\n',
         replace=(

@@ -65,7 +65,8 @@ def bad_answers(base: BaseCase) -> Iterator[tuple[str, dict[str, object]]]:
         flipped = {"True": "False", "False": "True", "true": "false", "false": "true"}
         yield "flip_bool", answer(search, _splice(good, match, flipped[match.group()]))
     for match in _NUMBER.finditer(good):
-        yield "change_number", answer(search, _splice(good, match, "1" if match.group() == "0" else "0"))
+        changed = "1" if match.group() == "0" else "0"
+        yield "change_number", answer(search, _splice(good, match, changed))
     for match in _OPERANDS.finditer(good):
         left, op, right = match.groups()
         if left != right:
@@ -88,7 +89,7 @@ def bad_answers(base: BaseCase) -> Iterator[tuple[str, dict[str, object]]]:
         yield "duplicate_line", answer(search, "".join(lines[: index + 1] + lines[index:]))
     for index in range(len(lines) - 1):
         if lines[index].strip() and lines[index + 1].strip() and lines[index] != lines[index + 1]:
-            swapped = lines[:index] + [lines[index + 1], lines[index]] + lines[index + 2 :]
+            swapped = [*lines[:index], lines[index + 1], lines[index], *lines[index + 2 :]]
             yield "reorder_lines", answer(search, "".join(swapped))
     if len(lines) > 1 or good.endswith("\n"):
         indent = _indent(lines[-1] if lines else "")
@@ -220,7 +221,11 @@ def build() -> list[dict[str, object]]:
         good_tokens = tokens(base.replace)
         for good, generated in ((False, bad_answers(base)), (True, good_answers(base))):
             for number, (kind, proposal) in enumerate(generated):
-                key = (str(proposal["search"]), str(proposal["replace"]), bool(proposal["noChangesRequired"]))
+                key = (
+                    str(proposal["search"]),
+                    str(proposal["replace"]),
+                    bool(proposal["noChangesRequired"]),
+                )
                 if key in seen:
                     continue
                 if not good and _harmless(base, proposal, good_tokens):
@@ -258,8 +263,10 @@ def main() -> None:
     corpus = build()
     CORPUS_PATH.write_text(render(corpus), encoding="utf-8")
     bad = sum(1 for entry in corpus if not entry["good"])
-    print(f"wrote {CORPUS_PATH.name}: {bad} bad answers, {len(corpus) - bad} good answers, "
-          f"{len(BASE_CASES)} base cases")
+    print(
+        f"wrote {CORPUS_PATH.name}: {bad} bad answers, {len(corpus) - bad} good answers, "
+        f"{len(BASE_CASES)} base cases"
+    )
 
 
 if __name__ == "__main__":
