@@ -84,6 +84,10 @@ def find_user(conn, user_id):
 def count_users(conn):
     cursor = conn.execute("SELECT COUNT(*) FROM users")
     return cursor.fetchone()[0]
+
+
+def user_exists(conn, user_id):
+    return find_user(conn, user_id) is not None
 """
 
 PY_CONFIG = """from dataclasses import dataclass

@@ -64,7 +64,7 @@ def run_entry(
     workspace = root / "ws"
     workspace.mkdir(parents=True, exist_ok=True)
     path = workspace / base.path
-    path.write_bytes(base.content.encode("utf-8"))
+    path.write_bytes(base.content.encode("utf-8"))  # a fresh copy for every answer
     fixer = (
         fixer_for(entry)
         if fixer_for is not None
@@ -104,5 +104,5 @@ def run_all(
     fixer_for: Callable[[dict[str, Any]], Any] | None = None,
 ) -> Iterator[Outcome]:
     with tempfile.TemporaryDirectory(prefix="guard-corpus-") as scratch:
-        for number, entry in enumerate(entries):
-            yield run_entry(entry, Path(scratch) / str(number), fixer_for=fixer_for)
+        for entry in entries:
+            yield run_entry(entry, Path(scratch), fixer_for=fixer_for)
