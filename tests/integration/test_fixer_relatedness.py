@@ -323,7 +323,7 @@ def test_bad_settings_are_refused(options):
         # new_string pasted over some other block near the place.
         ("x = compute(0)\n", "def subtotal(lines):\n    result = 1\n", "turns 'x = compute"),
         # Another block deleted and new_string's lines kept.
-        ("a = 1\nb = 2\nc = 3\nd = 4\ne = 5\n", "result = 1\n", "cannot be carried"),
+        ("a = 1\nb = 2\nc = 3\nd = 4\ne = 5\n", "result = 1\n", "another edit than the one"),
         # The right block touched up: only its spacing changes.
         (
             "def subtotal(items):\n    total = 0\n",
@@ -375,3 +375,54 @@ def test_a_name_the_search_does_not_show_cannot_be_renamed():
     )
     answer = verdict(old_string=old, new_string=new, search=search, replace=replace)
     assert answer is not None and "turns 'qty' into 'quantity'" in answer
+
+
+# ---------------------------------------------------------------------- "no change needed"
+
+RETRIES = (
+    "def a():\n    retries = 3\n    return retries\n\n\n"
+    "def b():\n    retries = 5\n    return retries\n"
+)
+NO_CHANGE = {"search": "", "replace": "", "noChangesRequired": True, "explanation": "done"}
+
+
+def test_no_change_is_not_believed_when_new_string_stands_elsewhere(workspace, tmp_path, write):
+    # The agent means a() (retries = 3); "retries = 5" is only in b().
+    path = write("retry.py", RETRIES)
+    engine, memory = engine_answering(workspace, tmp_path, NO_CHANGE)
+
+    with pytest.raises(NoMatch) as caught:
+        engine.edit("retry.py", "retry = 3", "retries = 5", instruction="a() retries 5 times")
+
+    assert path.read_text() == RETRIES
+    assert "new_string is not in the file where old_string most nearly is (line 2" in str(
+        caught.value
+    )
+    assert fixer_outcome(memory) == "failed_validation"
+
+
+def test_no_change_is_believed_where_old_string_meant(workspace, tmp_path, write):
+    done = RETRIES.replace("retries = 3", "retries = 5")
+    path = write("retry.py", done)
+    engine, memory = engine_answering(workspace, tmp_path, NO_CHANGE)
+
+    result = engine.edit(
+        "retry.py", "retry = 3\n    return retry", "retries = 5\n    return retries"
+    )
+
+    assert result.no_change and result.corrected_by_fixer
+    assert path.read_text() == done
+    assert fixer_outcome(memory) == "no_change"
+
+
+def test_no_change_is_believed_at_the_fixer_s_search(workspace, tmp_path, write):
+    # old_string is nothing like the file, so no region is close; the model's search says
+    # where it meant, and new_string stands there.
+    content = "TIMEOUT = 30\nRETRIES = 5\n"
+    path = write("conf.py", content)
+    answer = {**NO_CHANGE, "search": "RETRIES = 5\n"}
+    engine, _ = engine_answering(workspace, tmp_path, answer)
+
+    result = engine.edit("conf.py", "MAX_RETRY_COUNT = 4\n", "RETRIES = 5\n")
+
+    assert result.no_change and path.read_text() == content
