@@ -138,20 +138,31 @@ def carry_edit(
         new_start = n.gap_start(cluster.new_start)
         new_end = n.gap_end(cluster.new_end)
         quoted_at = o.gap_start(cluster.old_start)
-        # Where the search starts (or ends) inside old_string, the spacing before its first
-        # token (after its last) is the search's own, not old_string's: keep it, and take
-        # new_string's text from its first token (to its last).
-        cut_start = cluster.search_start == 0 and cluster.old_start > 0 and s.words
-        cut_end = cluster.search_end == len(s.words) and cluster.old_end < len(o.words) and s.words
+        # Where one of old_string and the search starts (or ends) at this change and the
+        # other quotes more before it (after it), the spacing before the change's first token
+        # (after its last) is the search's own: keep it, and take new_string's text from its
+        # first token (to its last).
+        at_old_start, at_search_start = cluster.old_start == 0, cluster.search_start == 0
+        at_old_end = cluster.old_end == len(o.words)
+        at_search_end = cluster.search_end == len(s.words)
+        cut_start = bool(s.words) and at_old_start != at_search_start
+        cut_end = bool(s.words) and at_old_end != at_search_end
         if cut_start:
-            region_start = s.starts[0]
-            quoted_at = o.starts[cluster.old_start]
+            region_start = (
+                s.starts[cluster.search_start]
+                if cluster.search_start < len(s.words)
+                else len(search)
+            )
+            if cluster.old_start < len(o.words):
+                quoted_at = o.starts[cluster.old_start]
             new_start = n.starts[cluster.new_start] if cluster.new_start < len(n.words) else new_end
         if cut_end:
-            region_end = s.ends[-1]
+            after_last = s.ends[cluster.search_end - 1] if cluster.search_end > 0 else 0
+            region_end = max(region_start, after_last)
             new_end = (
                 n.ends[cluster.new_end - 1] if cluster.new_end > cluster.new_start else new_start
             )
+            new_end = max(new_end, new_start)
         if region_start < cursor:
             raise CannotCarry("two requested changes fall on the same place of the search")
         inserted = _reindented(
