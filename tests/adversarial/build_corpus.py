@@ -6,7 +6,8 @@ For every base case (``base_cases.py``) it writes fixer answers a model could gi
   (a boolean flipped, a number changed, operands swapped, a line dropped, added, duplicated
   or moved, a decorator or ``return`` dropped, a string literal altered, the search widened to
   alter a line far away), or an answer of the wrong shape (the block deleted, only respaced,
-  new_string pasted with the agent's wrong names, another name in a rename), or "no change
+  new_string pasted with the agent's wrong names, another name in a rename, a search that
+  stops inside a word), or "no change
   needed" when the change is not there. None may change the file.
 - **good** answers (``good: true``): the sound correction, and the same quoting a line more
   context before, after, or both, or only the lines that change. Each must leave the file
@@ -103,6 +104,9 @@ def bad_answers(base: BaseCase) -> Iterator[tuple[str, dict[str, object]]]:
     if base.replace_all:
         yield "other_name", answer(search, good + "2")
         yield "other_name", answer(search, good.upper())
+        # A search that stops inside a word: the rename is glued to the word's rest.
+        yield "mid_word", answer(search[:-1], good)
+        yield "mid_word", answer(search[1:], good)
     whole_fixed = _applied(base)
     far = base.far
     if far in base.content and far not in search:

@@ -22,7 +22,7 @@ BAD_KINDS = {
     "flip_bool", "change_number", "swap_operands", "string_literal", "drop_line",
     "drop_decorator", "drop_return", "duplicate_line", "reorder_lines", "add_line",
     "delete_instead", "respace_only", "paste_new", "other_name", "far_dropped",
-    "far_number", "far_added", "false_no_change",
+    "far_number", "far_added", "false_no_change", "mid_word",
 }  # fmt: skip
 GOOD_KINDS = {"as_quoted", "more_before", "more_after", "more_around", "only_changed_lines"}
 

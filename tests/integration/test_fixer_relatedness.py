@@ -426,3 +426,16 @@ def test_no_change_is_believed_at_the_fixer_s_search(workspace, tmp_path, write)
     result = engine.edit("conf.py", "MAX_RETRY_COUNT = 4\n", "RETRIES = 5\n")
 
     assert result.no_change and path.read_text() == content
+
+
+def test_a_search_that_stops_inside_a_word_is_refused(workspace, tmp_path, write):
+    # "cartTota" matches inside "cartTotal": renaming it would leave "computeCartTotall".
+    content = "function cartTotal(items) {}\nmodule.exports = { cartTotal };\n"
+    path = write("cart.js", content)
+    answer = proposal("cartTota", "computeCartTotal")
+    engine, _ = engine_answering(workspace, tmp_path, answer)
+
+    with pytest.raises(NoMatch, match="starts or ends inside a word of the file"):
+        engine.edit("cart.js", "cartTotl", "computeCartTotal", replace_all=True)
+
+    assert path.read_text() == content

@@ -129,6 +129,9 @@ def check_correction(
         raise refuse(job, step, "its replacement is not text")
     if correction.search == correction.replace:
         raise refuse(job, step, "its search and replace are identical")
+    split = guard.splits_a_word(text=current.text, search=correction.search)
+    if split is not None:
+        raise refuse(job, step, split)
     # The text written is the agent's edit carried onto the corrected search; the model's
     # replace only has to agree with it. A search that cannot place the edit is the first
     # thing to say, so the cascade runs before a disagreement is reported.

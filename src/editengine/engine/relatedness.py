@@ -103,6 +103,30 @@ class RelatednessGuard:
         """``None`` when the correction's matches (``spans``) are where old_string meant."""
         return self._placement_problem(old_string, search, spans, closest)
 
+    def splits_a_word(self, *, text: str, search: str) -> str | None:
+        """Why ``search`` cannot be checked token by token where it stands in ``text``: it
+        starts or ends inside a word (``cartTota`` in ``cartTotal``), so what the file
+        holds after the edit is not what the tokens compared say. ``None`` when it does
+        not."""
+        text, search = to_lf(text), to_lf(search)
+        if not search:
+            return None
+        start = text.find(search)
+        while start != -1:
+            end = start + len(search)
+            before = text[start - 1] if start > 0 else ""
+            after = text[end] if end < len(text) else ""
+            if (_is_word(search[0]) and _is_word(before)) or (
+                _is_word(search[-1]) and _is_word(after)
+            ):
+                word = _word_around(text, start if _is_word(before) else end - 1)
+                return (
+                    f"its search text starts or ends inside a word of the file "
+                    f"({search.strip()[:40]!r} in {word!r})"
+                )
+            start = text.find(search, start + 1)
+        return None
+
     def contenders(self, closest: Sequence[Region]) -> list[Region]:
         """The regions old_string may have meant: the most similar one and those within
         ``closer_margin`` of it."""
@@ -190,6 +214,20 @@ def occurrences(text: str, part: str) -> list[Region]:
         places.append(Region(first, first + body.count("\n")))
         start = text.find(part, start + 1)
     return places
+
+
+def _is_word(char: str) -> bool:
+    return bool(char) and (char.isalnum() or char == "_")
+
+
+def _word_around(text: str, index: int) -> str:
+    start = index
+    while start > 0 and _is_word(text[start - 1]):
+        start -= 1
+    end = index
+    while end < len(text) and _is_word(text[end]):
+        end += 1
+    return text[start:end][:40]
 
 
 def _overlap(a: Region, b: Region) -> bool:
