@@ -588,6 +588,18 @@ BASE_CASES: tuple[BaseCase, ...] = (
         far="def b():\n",
     ),
     BaseCase(
+        name="py_retry_issue",
+        language="python",
+        path="retry.py",
+        content=PY_RETRY,
+        old="retry = 3",
+        new="retries = 5",
+        instruction="a() should retry 5 times.",
+        search="retries = 3",
+        replace="retries = 5",
+        far="def b():\n",
+    ),
+    BaseCase(
         name="js_cart_coupon",
         language="javascript",
         path="cart.js",

@@ -120,6 +120,9 @@ def bad_answers(base: BaseCase) -> Iterator[tuple[str, dict[str, object]]]:
             if widened is not None:
                 yield kind, answer(widened, widened_fixed.replace(far, altered, 1))
     yield "false_no_change", answer("", "", no_change=True)
+    # "No change needed", pointing at new_string where it stands elsewhere in the file.
+    if base.new.strip() and base.new in base.content:
+        yield "false_no_change", answer(base.new, base.new, no_change=True)
 
 
 def good_answers(base: BaseCase) -> Iterator[tuple[str, dict[str, object]]]:
