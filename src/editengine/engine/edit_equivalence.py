@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -204,16 +205,23 @@ def clusters(requested: Sequence[Hunk], misquote: Sequence[Hunk], old_len: int) 
     quote more context: an insertion there goes after (at the start) or before (at the end)
     that context.
     """
+    # Hunks of either list are sorted and apart (a token or more between two), so the
+    # misquotes a stretch may touch are found by bisection, and shifts are prefix sums.
+    starts = [change.src_start for change in misquote]
+    ends = [change.src_end for change in misquote]
     # [old_start, old_end, first requested hunk, last + 1, misquotes taken]
     spans: list[tuple[list[int], set[int]]] = [
         ([hunk.src_start, hunk.src_end, i, i + 1], set()) for i, hunk in enumerate(requested)
     ]
+    taken: set[int] = set()
     grown = True
     while grown:
         grown = False
-        taken = set().union(*(mine for _, mine in spans))
         for span, mine in spans:
-            for number, change in enumerate(misquote):
+            low = bisect_left(ends, span[0])
+            high = bisect_right(starts, span[1])
+            for number in range(low, high):
+                change = misquote[number]
                 if number not in taken and _touches(span[0], span[1], change, old_len):
                     taken.add(number)
                     mine.add(number)
@@ -231,33 +239,53 @@ def clusters(requested: Sequence[Hunk], misquote: Sequence[Hunk], old_len: int) 
             else:
                 merged.append((span, mine))
         spans = merged
+    requested_shift = _prefix_shifts(requested)
+    misquote_shift = _prefix_shifts(misquote)
     out = []
     for (start, end, first, last), mine in spans:
         # Context the search inserts right at a stretch's edge stays outside it; an
         # insertion at old_string's very end goes before the search's extra context.
         at_end = start == end == old_len
-        before_start = [
-            change
-            for number, change in enumerate(misquote)
-            if number not in mine and _before(change, start, at_edge=not at_end)
-        ]
-        before_end = [
-            change
-            for number, change in enumerate(misquote)
-            if number in mine or _before(change, end, at_edge=start == end == 0)
-        ]
+        lead = _count_before(misquote, start, at_edge=not at_end)
+        upto = _count_before(misquote, end, at_edge=start == end == 0)
+        own_lead = sum(_delta(misquote[n]) for n in mine if n < lead)
+        own_rest = sum(_delta(misquote[n]) for n in mine if n >= upto)
         out.append(
             Cluster(
                 old_start=start,
                 old_end=end,
-                new_start=start + _shift(requested[:first]),
-                new_end=end + _shift(requested[:last]),
-                search_start=start + _shift(before_start),
-                search_end=end + _shift(before_end),
+                new_start=start + requested_shift[first],
+                new_end=end + requested_shift[last],
+                search_start=start + misquote_shift[lead] - own_lead,
+                search_end=end + misquote_shift[upto] + own_rest,
                 misquotes=frozenset(mine),
             )
         )
     return out
+
+
+def _delta(change: Hunk) -> int:
+    return (change.dest_end - change.dest_start) - (change.src_end - change.src_start)
+
+
+def _prefix_shifts(changes: Sequence[Hunk]) -> list[int]:
+    """``out[i]``: how much longer the first ``i`` changes make the text."""
+    out = [0]
+    for change in changes:
+        out.append(out[-1] + _delta(change))
+    return out
+
+
+def _count_before(changes: Sequence[Hunk], boundary: int, *, at_edge: bool) -> int:
+    """How many of ``changes`` (sorted) lie before ``boundary`` (see :func:`_before`)."""
+    low, high = 0, len(changes)
+    while low < high:
+        middle = (low + high) // 2
+        if _before(changes[middle], boundary, at_edge=at_edge):
+            low = middle + 1
+        else:
+            high = middle
+    return low
 
 
 def _before(change: Hunk, boundary: int, *, at_edge: bool) -> bool:
@@ -278,10 +306,6 @@ def _touches(start: int, end: int, change: Hunk, old_len: int) -> bool:
     if start < end:
         return start < at < end
     return at == start and 0 < at < old_len
-
-
-def _shift(changes: Sequence[Hunk]) -> int:
-    return sum((h.dest_end - h.dest_start) - (h.src_end - h.src_start) for h in changes)
 
 
 def edges_split(found: Sequence[Hunk], old_len: int, search_len: int) -> list[Hunk]:
@@ -341,7 +365,8 @@ def learned_renames(
                 doubtful.add(word)
     changed = {i for hunk in misquote for i in range(hunk.src_start, hunk.src_end)}
     kept = {word for i, word in enumerate(old) if i not in changed}
-    return {mine: theirs for mine, theirs in pairs.items() if mine not in doubtful | kept}
+    left_alone = doubtful | kept
+    return {mine: theirs for mine, theirs in pairs.items() if mine not in left_alone}
 
 
 def _is_name(word: str) -> bool:
