@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from editengine.engine import EditEngine, RelatednessGuard
+from editengine.engine.edit_equivalence import NotTheRequestedEdit
 from editengine.errors import BadRequest, NoMatch, Region
 from editengine.fixer import LLMFixer
 from editengine.providers import ScriptedProvider
@@ -439,3 +440,28 @@ def test_a_search_that_stops_inside_a_word_is_refused(workspace, tmp_path, write
         engine.edit("cart.js", "cartTotl", "computeCartTotal", replace_all=True)
 
     assert path.read_text() == content
+
+
+def test_the_model_may_rename_a_misquoted_name_only_to_a_like_spelled_one():
+    # The request inserts "line.qty"; the search does not show what the file calls it, the
+    # file (outside the search) says item.quantity.
+    old = "count = line.qty\nfor line in lines:\n    result += line.cost\n"
+    new = old.replace("    result", "    if line.qty == 0:\n        continue\n    result")
+    search = "for item in items:\n    total += item.price\n"
+    replace = (
+        "for item in items:\n    if item.quantity == 0:\n        continue\n"
+        "    total += item.price\n"
+    )
+    text = "count = item.quantity\n" + search
+    guard = RelatednessGuard()
+
+    def written(answer):
+        return guard.replacement(
+            old_string=old, new_string=new, search=search, replace=answer, file_text=text
+        )
+
+    assert written(replace) == replace
+    with pytest.raises(NotTheRequestedEdit, match="turns 'qty' into 'price'"):
+        written(replace.replace("item.quantity", "item.price"))
+    with pytest.raises(NotTheRequestedEdit, match="turns 'qty' into 'quantity'"):
+        guard.replacement(old_string=old, new_string=new, search=search, replace=replace)

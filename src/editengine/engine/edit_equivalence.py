@@ -494,10 +494,11 @@ def renames_by_fixer(
     old: str, search: str, carried: str, replace: str, *, file_text: str = ""
 ) -> dict[str, str]:
     """Names the fixer's replace renames, word for word, from the carried edit: each from a
-    name old_string uses and the search lacks to a name the search (or the file) has,
-    consistently. Empty when it differs in any other way."""
-    quoted, lacking = set(token_list(old)), set(token_list(search))
-    found = lacking | set(token_list(file_text))
+    name old_string uses and the search lacks to a like-spelled name the search (or the file)
+    has (``qty -> quantity``, ``acct -> account``), consistently. Empty when it differs in
+    any other way: ``qty -> price`` is another edit, not a correction of a misquote."""
+    quoted, in_search = set(token_list(old)), set(token_list(search))
+    found = in_search | set(token_list(file_text))
     mine, theirs = token_list(carried), token_list(replace)
     renames: dict[str, str] = {}
     for hunk in hunks(mine, theirs):
@@ -505,10 +506,22 @@ def renames_by_fixer(
         if len(ours) != len(fixers):
             return {}
         for word, renamed in zip(ours, fixers):
-            fits = word in quoted and word not in lacking and renamed in found and _is_name(word)
+            fits = (
+                _is_name(word)
+                and word in quoted
+                and word not in in_search
+                and renamed in found
+                and _alike(word, renamed)
+            )
             if not fits or renames.setdefault(word, renamed) != renamed:
                 return {}
     return renames
+
+
+def _alike(word: str, other: str) -> bool:
+    """Spelled alike enough to be the same name misremembered (Indel similarity >= 0.5,
+    case ignored)."""
+    return Indel.normalized_similarity(word.lower(), other.lower()) >= 0.5
 
 
 def same_hunks(old: str, new: str, search: str, replace: str) -> bool:

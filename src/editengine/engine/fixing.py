@@ -1,10 +1,10 @@
 """The LLM fixer step: ask once, then trust nothing it says without checking the file.
 
-A fixer only proposes. Its correction is run back through the cascade on the file as it is
-*now* (re-read under the lock), with the caller's count rules, and must be about the edit the
-caller asked for (:class:`~editengine.engine.relatedness.RelatednessGuard`); anything
-doubtful returns the caller's original :class:`~editengine.errors.NoMatch` with a note
-saying why.
+A fixer only proposes. Its corrected search is run back through the cascade on the file as
+it is *now* (re-read under the lock), with the caller's count rules; what is written there is
+the caller's own edit carried onto that search, which the model's replace must agree with
+(:class:`~editengine.engine.relatedness.RelatednessGuard`). Anything doubtful returns the
+caller's original :class:`~editengine.errors.NoMatch` with a note saying why.
 """
 
 from __future__ import annotations
@@ -163,7 +163,9 @@ def check_correction(
             closest=closest,
             search=correction.search,
         ):
-            raise refuse(job, step, "it changes nothing and new_string is not in the file")
+            raise refuse(
+                job, step, "it changes nothing and new_string is not where old_string meant"
+            )
     elif not computed.no_change:
         misplaced = guard.why_misplaced(
             old_string=spec.old_string,
