@@ -600,6 +600,66 @@ BASE_CASES: tuple[BaseCase, ...] = (
         far="def b():\n",
     ),
     BaseCase(
+        name="py_views_close_post",
+        language="python",
+        path="views.py",
+        content=PY_VIEWS,
+        old=(
+            "@login_required\ndef close_acct(req, acct_id):\n"
+            "    acct = Account.objects.get(pk=acct_id)\n"
+        ),
+        new=(
+            "@login_required\n@require_POST\ndef close_acct(req, acct_id):\n"
+            "    acct = Account.objects.get(pk=acct_id)\n"
+        ),
+        instruction="Only allow POST to close an account.",
+        search=(
+            "@login_required\ndef close(request, account_id):\n"
+            "    account = Account.objects.get(pk=account_id, owner=request.user)\n"
+        ),
+        replace=(
+            "@login_required\n@require_POST\ndef close(request, account_id):\n"
+            "    account = Account.objects.get(pk=account_id, owner=request.user)\n"
+        ),
+        far="from .models import Account\n",
+    ),
+    BaseCase(
+        name="java_total_long",
+        language="java",
+        path="OrderService.java",
+        content=JAVA_SERVICE,
+        old=(
+            "    @Transactional\n    public long sum(List<Order> orderList) {\n"
+            "        long total = 0;\n"
+        ),
+        new=(
+            "    @Transactional\n    public long sum(List<Order> orderList) {\n"
+            "        long total = 0L;\n"
+        ),
+        instruction="Use a long literal for the initial sum.",
+        search=(
+            "    @Transactional\n    public long total(List<Order> orders) {\n"
+            "        long sum = 0;\n"
+        ),
+        replace=(
+            "    @Transactional\n    public long total(List<Order> orders) {\n"
+            "        long sum = 0L;\n"
+        ),
+        far="    private final boolean audit = true;\n",
+    ),
+    BaseCase(
+        name="rs_account_derive",
+        language="rust",
+        path="account.rs",
+        content=RS_ACCOUNT,
+        old="#[derive(Debug, Clone)]\npub struct Acct {\n    pub number: u64,\n",
+        new="#[derive(Debug, Clone, PartialEq)]\npub struct Acct {\n    pub number: u64,\n",
+        instruction="Let accounts be compared.",
+        search="#[derive(Debug, Clone)]\npub struct Account {\n    pub id: u64,\n",
+        replace="#[derive(Debug, Clone, PartialEq)]\npub struct Account {\n    pub id: u64,\n",
+        far='        write!(f, "account {} ({})", self.id, self.balance())\n',
+    ),
+    BaseCase(
         name="js_cart_coupon",
         language="javascript",
         path="cart.js",
