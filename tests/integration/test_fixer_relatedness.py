@@ -322,7 +322,11 @@ def test_bad_settings_are_refused(options):
     ("search", "replace", "why"),
     [
         # new_string pasted over some other block near the place.
-        ("x = compute(0)\n", "def subtotal(lines):\n    result = 1\n", "turns 'x = compute"),
+        (
+            "x = compute(0)\n",
+            "def subtotal(lines):\n    result = 1\n",
+            "another edit than the one requested",
+        ),
         # Another block deleted and new_string's lines kept.
         ("a = 1\nb = 2\nc = 3\nd = 4\ne = 5\n", "result = 1\n", "another edit than the one"),
         # The right block touched up: only its spacing changes.

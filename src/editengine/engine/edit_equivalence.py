@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
 from editengine.text import to_lf
@@ -119,7 +120,7 @@ def carry_edit(
     requested = hunks(o.words, n.words)
     if not requested:
         raise CannotCarry("the request changes only whitespace")
-    misquote = edges_split(hunks(o.words, s.words), len(o.words), len(s.words))
+    misquote = misquote_hunks(o.words, s.words)
     renames = learned_renames(o.words, s.words, misquote) | (also_renamed or {})
     placed = clusters(requested, misquote, len(o.words))
     quoted = Counter(renames.get(w, w) for c in placed for w in o.words[c.old_start : c.old_end])
@@ -306,6 +307,62 @@ def _touches(start: int, end: int, change: Hunk, old_len: int) -> bool:
     if start < end:
         return start < at < end
     return at == start and 0 < at < old_len
+
+
+def misquote_hunks(old: Sequence[str], search: Sequence[str]) -> list[Hunk]:
+    """How old_string's tokens became the search's.
+
+    When the search quotes less than old_string, a global alignment may pair a token of the
+    search with a like token anywhere in old_string (an ``=`` of ``===`` far from the line
+    meant); the stretch of old_string most like the search (a partial alignment) is tried
+    too, and kept when it pairs as many tokens, give or take one, in fewer hunks.
+    """
+    found = edges_split(hunks(old, search), len(old), len(search))
+    if not search or len(search) >= len(old):
+        return found
+    codes: dict[str, str] = {}
+    old_code = "".join(_code(word, codes) for word in old)
+    search_code = "".join(_code(word, codes) for word in search)
+    window = fuzz.partial_ratio_alignment(search_code, old_code)
+    start, end = window.dest_start, window.dest_end
+    inner = [
+        Hunk(h.src_start + start, h.src_end + start, h.dest_start, h.dest_end)
+        for h in hunks(old[start:end], search)
+    ]
+    windowed = [Hunk(0, start, 0, 0)] if start else []
+    windowed += inner
+    if end < len(old):
+        windowed.append(Hunk(end, len(old), len(search), len(search)))
+    windowed = _merged(windowed)
+    if _paired(windowed, len(search)) >= _paired(found, len(search)) - 1 and len(windowed) < len(
+        found
+    ):
+        return windowed
+    return found
+
+
+def _code(word: str, codes: dict[str, str]) -> str:
+    """One character per distinct token, so strings of them align token by token."""
+    if word not in codes:
+        number = len(codes)
+        codes[word] = chr(0xE000 + number) if number < 6400 else chr(0xF0000 + number - 6400)
+    return codes[word]
+
+
+def _paired(found: Sequence[Hunk], search_len: int) -> int:
+    """How many search tokens an alignment pairs with old_string's as they are."""
+    return search_len - sum(h.dest_end - h.dest_start for h in found)
+
+
+def _merged(found: Sequence[Hunk]) -> list[Hunk]:
+    """Touching hunks as one (a deletion right before a replacement, say)."""
+    out: list[Hunk] = []
+    for hunk in found:
+        if out and out[-1].src_end == hunk.src_start and out[-1].dest_end == hunk.dest_start:
+            last = out.pop()
+            hunk = Hunk(last.src_start, hunk.src_end, last.dest_start, hunk.dest_end)
+        out.append(hunk)
+    return out
 
 
 def edges_split(found: Sequence[Hunk], old_len: int, search_len: int) -> list[Hunk]:
