@@ -469,3 +469,14 @@ def test_the_model_may_rename_a_misquoted_name_only_to_a_like_spelled_one():
         written(replace.replace("item.quantity", "item.price"))
     with pytest.raises(NotTheRequestedEdit, match="turns 'qty' into 'quantity'"):
         guard.replacement(old_string=old, new_string=new, search=search, replace=replace)
+
+
+def test_a_replacement_missing_its_final_newline_does_not_join_lines(workspace, tmp_path, write):
+    # The model's replace has the right tokens but drops the newline its search ends with:
+    # written as given it would glue "x = 2" to the edited line.
+    path = write("a.py", "def f():\n    return 1\nx = 2\n")
+    engine, _ = engine_answering(workspace, tmp_path, proposal("    return 1\n", "    return 5"))
+
+    engine.edit("a.py", "    retrun 1\n", "    retrun 5\n")
+
+    assert path.read_text() == "def f():\n    return 5\nx = 2\n"

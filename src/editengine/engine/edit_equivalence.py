@@ -538,13 +538,21 @@ def replacement_to_write(
 
 def _layout_of(replace: str, carried: str) -> str:
     """The fixer's own text when it lays the lines out as the carried edit does (bar blank
-    lines and trailing spaces), else the carried edit: a re-indented line, harmless to a
-    token comparison, can move a Python statement out of its block."""
+    lines and trailing spaces, with the same space before the first token and the same line
+    breaks after the last), else the carried edit: a re-indented line, harmless to a token
+    comparison, can move a Python statement out of its block, and a dropped final newline
+    joins two lines of the file."""
 
     def lines(text: str) -> list[str]:
         return [line.rstrip() for line in to_lf(text).split("\n") if line.strip()]
 
-    return replace if lines(replace) == lines(carried) else carried
+    def edges(text: str) -> tuple[str, int]:
+        text = to_lf(text)
+        lead = text[: len(text) - len(text.lstrip())]
+        return lead, text[len(text.rstrip()) :].count("\n")
+
+    same = lines(replace) == lines(carried) and edges(replace) == edges(carried)
+    return replace if same else carried
 
 
 def renames_by_fixer(
