@@ -480,3 +480,21 @@ def test_a_replacement_missing_its_final_newline_does_not_join_lines(workspace, 
     engine.edit("a.py", "    retrun 1\n", "    retrun 5\n")
 
     assert path.read_text() == "def f():\n    return 5\nx = 2\n"
+
+
+def test_a_spacing_only_request_takes_a_spacing_only_answer():
+    guard = RelatednessGuard()
+
+    def written(replace):
+        return guard.replacement(
+            old_string="if  (ready) {\n",
+            new_string="if (ready) {\n",
+            search="if  (isReady) {\n",
+            replace=replace,
+        )
+
+    assert written("if (isReady) {\n") == "if (isReady) {\n"
+    with pytest.raises(NotTheRequestedEdit, match="only changes spacing"):
+        written("if (isReady) {")  # drops the newline: would join two lines
+    with pytest.raises(NotTheRequestedEdit, match="only changes spacing"):
+        written("if (!isReady) {\n")

@@ -508,8 +508,9 @@ def replacement_to_write(
     - When the request cannot be carried mechanically (it overlaps a misquote in a way no
       merge can settle), the fixer's edit must still be the requested one hunk by hunk.
     """
+    edges_kept = _edges(old) != _edges(new) or _edges(search) == _edges(replace)
     if same_tokens(old, new):
-        if replace != search and same_tokens(search, replace):
+        if replace != search and same_tokens(search, replace) and edges_kept:
             return replace
         raise NotTheRequestedEdit(
             "the request only changes spacing, and its replacement does not do just that"
@@ -517,7 +518,7 @@ def replacement_to_write(
     try:
         carried = carry_edit(old, new, search)
     except CannotCarry as cannot:
-        if same_hunks(old, new, search, replace):
+        if same_hunks(old, new, search, replace) and edges_kept:
             return replace
         raise NotTheRequestedEdit(
             f"its edit is not the requested one, and the request cannot be carried onto its "
@@ -546,13 +547,15 @@ def _layout_of(replace: str, carried: str) -> str:
     def lines(text: str) -> list[str]:
         return [line.rstrip() for line in to_lf(text).split("\n") if line.strip()]
 
-    def edges(text: str) -> tuple[str, int]:
-        text = to_lf(text)
-        lead = text[: len(text) - len(text.lstrip())]
-        return lead, text[len(text.rstrip()) :].count("\n")
-
-    same = lines(replace) == lines(carried) and edges(replace) == edges(carried)
+    same = lines(replace) == lines(carried) and _edges(replace) == _edges(carried)
     return replace if same else carried
+
+
+def _edges(text: str) -> tuple[str, int]:
+    """The space before a text's first token, and the line breaks after its last."""
+    text = to_lf(text)
+    lead = text[: len(text) - len(text.lstrip())]
+    return lead, text[len(text.rstrip()) :].count("\n")
 
 
 def renames_by_fixer(
