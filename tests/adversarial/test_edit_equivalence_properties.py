@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +17,8 @@ from editengine.engine.edit_equivalence import (
     token_list,
 )
 
+from .base_cases import BASE_CASES
+
 WORDS = ["a", "b", "x", "item", "line", "total", "0", "1", "True", "(", ")", "=", "+", "-", ":"]
 SPACES = [" ", "\n", "\n    ", "  ", "\n\n"]
 
@@ -25,7 +30,7 @@ def code(draw, min_size=1, max_size=14):
     return "".join(word + gap for word, gap in zip(words, gaps))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(code(), code(min_size=0))
 def test_with_a_true_quote_the_carried_edit_is_new_string(old, new):
     # No misquote: the search is old_string itself, so the edit to write is new_string (its
@@ -35,7 +40,7 @@ def test_with_a_true_quote_the_carried_edit_is_new_string(old, new):
     assert same_tokens(carry_edit(old, new, old), new)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(code(), code(min_size=0), code(), code(min_size=0))
 def test_only_the_two_documented_outcomes(old, new, search, replace):
     try:
@@ -58,3 +63,35 @@ def test_extra_context_in_the_search_is_kept_as_it_is(old, new, context):
     except CannotCarry:
         return
     assert token_list(carried) == token_list(context) + token_list(new)
+
+
+# ------------------------------------------------------------------ over the corpus's bases
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+EXTRA = ["0", "1", "-", "+", "!", "not", "None", "False", "(", ")", ",", "x"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.sampled_from([base for base in BASE_CASES if not base.replace_all]),
+    st.integers(min_value=0),
+    st.sampled_from(["drop", "insert", "swap_in"]),
+    st.sampled_from(EXTRA),
+)
+def test_one_token_more_less_or_other_is_refused(base, where, how, extra):
+    # The sound correction, with one token dropped, added or replaced anywhere: the edit
+    # written would not be the one requested.
+    found = list(_TOKEN.finditer(base.replace))
+    at = found[where % len(found)]
+    if how == "drop":
+        mutated = base.replace[: at.start()] + base.replace[at.end() :]
+    elif how == "insert":
+        mutated = base.replace[: at.start()] + extra + " " + base.replace[at.start() :]
+    else:
+        if at.group() == extra:
+            return
+        mutated = base.replace[: at.start()] + extra + base.replace[at.end() :]
+    if token_list(mutated) == token_list(base.replace):
+        return
+    with pytest.raises(NotTheRequestedEdit):
+        replacement_to_write(base.old, base.new, base.search, mutated, file_text=base.content)
