@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -142,6 +143,10 @@ def good_answers(base: BaseCase) -> Iterator[tuple[str, dict[str, object]]]:
     narrowed = _narrowed(base)
     if narrowed is not None:
         yield "only_changed_lines", answer(*narrowed)
+    # The agent quoted (and wrote new_string) without the file's indentation.
+    old, new = textwrap.dedent(base.old), textwrap.dedent(base.new)
+    if old != base.old and new != base.new:
+        yield "unindented_quote", {**answer(base.search, base.replace), "old": old, "new": new}
 
 
 def _splice(text: str, match: re.Match[str], replacement: str) -> str:
@@ -224,7 +229,7 @@ def _narrowed(base: BaseCase) -> tuple[str, str] | None:
 def build() -> list[dict[str, object]]:
     corpus: list[dict[str, object]] = []
     for base in BASE_CASES:
-        seen: set[tuple[str, str, bool]] = set()
+        seen: set[tuple[str, str, bool, str]] = set()
         good_tokens = tokens(base.replace)
         for good, generated in ((False, bad_answers(base)), (True, good_answers(base))):
             for number, (kind, proposal) in enumerate(generated):
@@ -232,6 +237,7 @@ def build() -> list[dict[str, object]]:
                     str(proposal["search"]),
                     str(proposal["replace"]),
                     bool(proposal["noChangesRequired"]),
+                    str(proposal.get("old", base.old)),
                 )
                 if key in seen:
                     continue
@@ -244,7 +250,13 @@ def build() -> list[dict[str, object]]:
                         "base": base.name,
                         "kind": kind,
                         "good": good,
-                        "answer": {**proposal, "explanation": "Corrected the search text."},
+                        "answer": {
+                            key: value
+                            for key, value in proposal.items()
+                            if key not in ("old", "new")
+                        }
+                        | {"explanation": "Corrected the search text."},
+                        **{key: proposal[key] for key in ("old", "new") if key in proposal},
                     }
                 )
     return corpus

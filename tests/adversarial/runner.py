@@ -76,8 +76,8 @@ def run_entry(
     try:
         engine.edit(
             base.path,
-            base.old,
-            base.new,
+            entry.get("old", base.old),
+            entry.get("new", base.new),
             instruction=base.instruction,
             replace_all=base.replace_all,
         )

@@ -24,7 +24,10 @@ BAD_KINDS = {
     "delete_instead", "respace_only", "paste_new", "other_name", "far_dropped",
     "far_number", "far_added", "false_no_change", "mid_word",
 }  # fmt: skip
-GOOD_KINDS = {"as_quoted", "more_before", "more_after", "more_around", "only_changed_lines"}
+GOOD_KINDS = {
+    "as_quoted", "more_before", "more_after", "more_around", "only_changed_lines",
+    "unindented_quote",
+}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +76,7 @@ def test_no_unrequested_change_is_ever_written(outcomes):
 
 def test_sound_corrections_are_written_exactly_as_intended(outcomes):
     good = [outcome for outcome in outcomes if outcome.good]
+    assert all(outcome.fixer_asked for outcome in good)
     missed = [o.entry_id for o in good if not o.as_intended]
     assert len(good) - len(missed) >= 0.95 * len(good), missed
     # Every base case's own correction, as a model would quote it, is written.
