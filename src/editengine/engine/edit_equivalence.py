@@ -135,50 +135,57 @@ def carry_edit(
     pieces: list[str] = []
     cursor = 0  # in search's text
     for cluster in placed:
-        region_start = s.gap_start(cluster.search_start)
-        region_end = s.gap_end(cluster.search_end)
-        new_start = n.gap_start(cluster.new_start)
-        new_end = n.gap_end(cluster.new_end)
-        quoted_at = o.gap_start(cluster.old_start)
-        # Where one of old_string and the search starts (or ends) at this change and the
-        # other quotes more before it (after it), the spacing before the change's first token
-        # (after its last) is the search's own: keep it, and take new_string's text from its
-        # first token (to its last).
-        at_old_start, at_search_start = cluster.old_start == 0, cluster.search_start == 0
-        at_old_end = cluster.old_end == len(o.words)
-        at_search_end = cluster.search_end == len(s.words)
-        cut_start = bool(s.words) and at_old_start != at_search_start
-        cut_end = bool(s.words) and at_old_end != at_search_end
-        if cut_start:
-            region_start = (
-                s.starts[cluster.search_start]
-                if cluster.search_start < len(s.words)
-                else len(search)
-            )
-            if cluster.old_start < len(o.words):
-                quoted_at = o.starts[cluster.old_start]
-            new_start = n.starts[cluster.new_start] if cluster.new_start < len(n.words) else new_end
-        if cut_end:
-            after_last = s.ends[cluster.search_end - 1] if cluster.search_end > 0 else 0
-            region_end = max(region_start, after_last)
-            new_end = (
-                n.ends[cluster.new_end - 1] if cluster.new_end > cluster.new_start else new_start
-            )
-            new_end = max(new_end, new_start)
+        region_start, region_end, inserted = _spliced(cluster, o, n, s, renames)
         if region_start < cursor:
             raise CannotCarry("two requested changes fall on the same place of the search")
-        inserted = _reindented(
-            _renamed(n, cluster.new_start, cluster.new_end, renames, new_start, new_end),
-            _indent_at(old, quoted_at),
-            _indent_at(search, region_start),
-            starts_line=cluster.new_start == 0 and not cut_start,
-            ends_before_token=cluster.new_end < len(n.words) and not cut_end,
-        )
         pieces.append(search[cursor:region_start])
         pieces.append(inserted)
         cursor = region_end
     pieces.append(search[cursor:])
     return "".join(pieces)
+
+
+def _spliced(
+    cluster: Cluster, o: Tokens, n: Tokens, s: Tokens, renames: dict[str, str]
+) -> tuple[int, int, str]:
+    """``(start, end, text)``: the search's characters ``[start, end)`` become ``text``.
+
+    A change takes the spacing around its tokens with it: from just after the token before
+    it to just before the token after it, in the search and in new_string alike.
+    """
+    region_start, region_end = s.gap_start(cluster.search_start), s.gap_end(cluster.search_end)
+    new_start, new_end = n.gap_start(cluster.new_start), n.gap_end(cluster.new_end)
+    quoted_at = o.gap_start(cluster.old_start)
+    # Where one of old_string and the search starts (or ends) at this change and the other
+    # quotes more before it (after it), the spacing before the change's first token (after
+    # its last) is the search's own: keep it, and take new_string's text from its first
+    # token (to its last).
+    cut_start = bool(s.words) and (cluster.old_start == 0) != (cluster.search_start == 0)
+    cut_end = bool(s.words) and (cluster.old_end == len(o.words)) != (
+        cluster.search_end == len(s.words)
+    )
+    if cut_start:
+        region_start = (
+            s.starts[cluster.search_start] if cluster.search_start < len(s.words) else len(s.text)
+        )
+        if cluster.old_start < len(o.words):
+            quoted_at = o.starts[cluster.old_start]
+        new_start = n.starts[cluster.new_start] if cluster.new_start < len(n.words) else new_end
+    if cut_end:
+        after_last = s.ends[cluster.search_end - 1] if cluster.search_end > 0 else 0
+        region_end = max(region_start, after_last)
+        if cluster.new_end > cluster.new_start:
+            new_end = max(n.ends[cluster.new_end - 1], new_start)
+        else:
+            new_end = new_start
+    inserted = _reindented(
+        _renamed(n, cluster.new_start, cluster.new_end, renames, new_start, new_end),
+        _indent_at(o.text, quoted_at),
+        _indent_at(s.text, region_start),
+        starts_line=cluster.new_start == 0 and not cut_start,
+        ends_before_token=cluster.new_end < len(n.words) and not cut_end,
+    )
+    return region_start, region_end, inserted
 
 
 @dataclass(frozen=True)
