@@ -250,7 +250,7 @@ def clusters(requested: Sequence[Hunk], misquote: Sequence[Hunk], old_len: int) 
     requested_shift = _prefix_shifts(requested)
     misquote_shift = _prefix_shifts(misquote)
     out = []
-    for (start, end, first, last), mine in spans:
+    for (start, end, first, stop), mine in spans:
         # Context the search inserts right at a stretch's edge stays outside it; an
         # insertion at old_string's very end goes before the search's extra context.
         at_end = start == end == old_len
@@ -263,7 +263,7 @@ def clusters(requested: Sequence[Hunk], misquote: Sequence[Hunk], old_len: int) 
                 old_start=start,
                 old_end=end,
                 new_start=start + requested_shift[first],
-                new_end=end + requested_shift[last],
+                new_end=end + requested_shift[stop],
                 search_start=start + misquote_shift[lead] - own_lead,
                 search_end=end + misquote_shift[upto] + own_rest,
                 misquotes=frozenset(mine),
@@ -331,6 +331,8 @@ def misquote_hunks(old: Sequence[str], search: Sequence[str]) -> list[Hunk]:
     old_code = "".join(_code(word, codes) for word in old)
     search_code = "".join(_code(word, codes) for word in search)
     window = fuzz.partial_ratio_alignment(search_code, old_code)
+    if window is None:
+        return found
     start, end = window.dest_start, window.dest_end
     inner = [
         Hunk(h.src_start + start, h.src_end + start, h.dest_start, h.dest_end)
