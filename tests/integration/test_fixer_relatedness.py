@@ -498,3 +498,19 @@ def test_a_spacing_only_request_takes_a_spacing_only_answer():
         written("if (isReady) {")  # drops the newline: would join two lines
     with pytest.raises(NotTheRequestedEdit, match="only changes spacing"):
         written("if (!isReady) {\n")
+
+
+def test_a_spacing_only_request_refuses_a_second_respaced_line():
+    guard = RelatednessGuard()
+    old = "def f():\n      x = 1\n    return x\n"
+    new = "def f():\n    x = 1\n    return x\n"
+    search = "def g():\n      x = 1\n    return x\n"
+
+    fixed = guard.replacement(
+        old_string=old, new_string=new, search=search, replace="def g():\n    x = 1\n    return x\n"
+    )
+    assert fixed == "def g():\n    x = 1\n    return x\n"
+    with pytest.raises(NotTheRequestedEdit):  # also moves `return x` out of f()
+        guard.replacement(
+            old_string=old, new_string=new, search=search, replace="def g():\n    x = 1\nreturn x\n"
+        )

@@ -517,7 +517,11 @@ def replacement_to_write(
     - When the request cannot be carried mechanically (it overlaps a misquote in a way no
       merge can settle), the fixer's edit must still be the requested one hunk by hunk.
     """
+    # Where the model's own text is written, it may not touch more lines than the request
+    # does (a second re-indented line is another edit), nor change the line breaks at its
+    # edges unless the request does.
     edges_kept = _edges(old) != _edges(new) or _edges(search) == _edges(replace)
+    edges_kept = edges_kept and _lines_changed(search, replace) <= _lines_changed(old, new)
     if same_tokens(old, new):
         if replace != search and same_tokens(search, replace) and edges_kept:
             return replace
@@ -558,6 +562,15 @@ def _layout_of(replace: str, carried: str) -> str:
 
     same = lines(replace) == lines(carried) and _edges(replace) == _edges(carried)
     return replace if same else carried
+
+
+def _lines_changed(before: str, after: str) -> int:
+    """How many lines (trailing spaces aside) one text drops or adds to become the other."""
+
+    def lines(text: str) -> list[str]:
+        return [line.rstrip() for line in to_lf(text).split("\n")]
+
+    return int(Indel.distance(lines(before), lines(after)))
 
 
 def _edges(text: str) -> tuple[str, int]:
