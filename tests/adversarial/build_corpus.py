@@ -124,6 +124,8 @@ def bad_answers(base: BaseCase) -> Iterator[tuple[str, dict[str, object]]]:
     # "No change needed", pointing at new_string where it stands elsewhere in the file.
     if base.new.strip() and base.new in base.content:
         yield "false_no_change", answer(base.new, base.new, no_change=True)
+        # ... or at the whole file, which holds new_string somewhere.
+        yield "false_no_change", answer(base.content, base.content, no_change=True)
 
 
 def good_answers(base: BaseCase) -> Iterator[tuple[str, dict[str, object]]]:

@@ -145,8 +145,9 @@ class RelatednessGuard:
         search: str = "",
     ) -> bool:
         """new_string stands where old_string meant: an occurrence of it overlaps one of the
-        regions most like old_string, or a place of the fixer's ``search`` that passes the
-        placement check. new_string elsewhere in the file says nothing about this place
+        regions most like old_string, or a place of the fixer's ``search`` that is like
+        old_string and passes the placement check. new_string elsewhere in the file says
+        nothing about this place
         (``retries = 5`` in ``b()`` when the agent meant ``retries = 3`` in ``a()``)."""
         wanted = to_lf(new_string)
         if not wanted.strip():
@@ -154,7 +155,9 @@ class RelatednessGuard:
         text = to_lf(text)
         meant = self.contenders(closest)
         found = to_lf(search) if isinstance(search, str) else ""
-        if found.strip():
+        # The search counts only when it is itself like old_string: a search widened to
+        # the whole file would otherwise "show" new_string wherever it stands.
+        if found.strip() and search_similarity(old_string, found) >= self.min_search_similarity:
             places = occurrences(text, found)
             if (
                 places
