@@ -40,7 +40,10 @@ from editengine.text import to_lf
 
 @dataclass(frozen=True)
 class RelatednessGuard:
-    """Refuses fixer corrections that point away from the requested edit.
+    """Decides what a fixer correction may write: the requested edit, where old_string meant.
+
+    The settings tune *where* a correction may sit; *what* it writes is always the agent's
+    edit carried onto its search (no setting turns that check off).
 
     >>> guard = RelatednessGuard()
     >>> guard.why_unrelated(
