@@ -8,9 +8,9 @@ from editengine.errors import FixerTimeout, NoMatch, ProviderError
 from editengine.fixer.protocol import Correction
 
 SOURCE = "def greet(name):\n    return 'hello ' + name\n\n\ndef main():\n    greet('x')\n"
-# Nothing in SOURCE looks like this: no tier can place it.
-WRONG_OLD = "def greeting(person_name):\n    print(person_name)\n"
-NEW = "def greet(name):\n    return 'hi ' + name\n"
+# Quoted from a wrong memory (other names): no tier can place it, the fixer can.
+WRONG_OLD = "def greeting(person_name):\n    return 'hello ' + person_name\n"
+NEW = "def greeting(person_name):\n    return 'hi ' + person_name\n"
 
 
 def corrected(search="    return 'hello ' + name", replace="    return 'hi ' + name", **extra):
@@ -140,7 +140,7 @@ def test_no_change_accepted_only_when_new_text_is_present(make_engine, write, fa
     path = write("g.py", already)
     answer = Correction(search="", replace="", no_changes_required=True, explanation="already done")
     engine = make_engine(fixer=fake_fixer(answer), cascade=WithoutAlreadyApplied())
-    result = engine.edit("g.py", WRONG_OLD, NEW)
+    result = engine.edit("g.py", WRONG_OLD, "    return 'hi ' + name\n")
     assert result.no_change and result.corrected_by_fixer
     assert result.fixer_explanation == "already done"
     assert result.summary.startswith("No change: the LLM fixer found the edit already applied")
@@ -150,7 +150,9 @@ def test_no_change_accepted_only_when_new_text_is_present(make_engine, write, fa
 def test_no_change_refused_when_new_text_is_absent(make_engine, write, fake_fixer, observer):
     path = write("g.py", SOURCE)
     answer = Correction(search="", replace="", no_changes_required=True, explanation="trust me")
-    with pytest.raises(NoMatch, match="new_string is not in the file"):
+    with pytest.raises(
+        NoMatch, match="new_string is not in the file where old_string most nearly is"
+    ):
         make_engine(fixer=fake_fixer(answer), telemetry=observer).edit("g.py", WRONG_OLD, NEW)
     assert path.read_text() == SOURCE
     assert observer.events[-1][1].fixer.outcome == "failed_validation"

