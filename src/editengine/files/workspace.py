@@ -13,6 +13,11 @@ from pathlib import Path, PurePosixPath
 
 from editengine.errors import BadRequest, FileNotFound, NotAFile, PathOutsideWorkspace
 
+# The usual NAME_MAX and PATH_MAX of POSIX file systems; longer names answer bad_request
+# rather than a file system error halfway through an edit.
+MAX_NAME_BYTES = 255
+MAX_PATH_BYTES = 4095
+
 
 @dataclass(frozen=True)
 class Target:
@@ -87,6 +92,24 @@ def _as_text(file_path: object) -> str:
         raise BadRequest("file_path is empty: give the path of the file to edit.")
     if "\x00" in file_path:
         raise BadRequest("file_path contains a NUL character.")
+    if file_path.endswith(("/", os.sep)) or file_path.endswith(("/.", "/..")):
+        raise BadRequest(
+            f"file_path {file_path!r} ends with a slash, so it names a folder, not a file.",
+            hint="Give the path of a file, without a trailing slash.",
+        )
+    try:
+        encoded = os.fsencode(file_path)
+    except UnicodeError:
+        raise BadRequest(
+            "file_path contains characters that cannot be a file name (a lone surrogate?)."
+        ) from None
+    too_long = [part for part in encoded.split(b"/") if len(part) > MAX_NAME_BYTES]
+    if too_long or len(encoded) > MAX_PATH_BYTES:
+        raise BadRequest(
+            f"file_path is too long: a name may have at most {MAX_NAME_BYTES} bytes and the "
+            f"whole path {MAX_PATH_BYTES} (the file system refuses longer ones).",
+            hint="Use a shorter file name.",
+        )
     return file_path
 
 
