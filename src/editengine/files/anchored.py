@@ -142,8 +142,16 @@ class AnchoredDir:
                 before_replace()
 
         sweep_stale_temps(self.fd)
+        # The check after the rename closes the gap between the last check and the rename: a
+        # folder moved out of the workspace just then gets its old file back.
         return atomic_write_at(
-            self.fd, name, data, display=display, mode=mode, before_replace=last_checks
+            self.fd,
+            name,
+            data,
+            display=display,
+            mode=mode,
+            before_replace=last_checks,
+            after_replace=self.verify,
         )
 
     def delete(self, name: str, *, display: str) -> None:

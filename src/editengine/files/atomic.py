@@ -73,6 +73,7 @@ def atomic_write_at(
     display: str,
     mode: int | None = None,
     before_replace: Callable[[], None] | None = None,
+    after_replace: Callable[[], None] | None = None,
 ) -> tuple[str, ...]:
     """Write ``data`` to ``name`` in the folder ``dir_fd`` atomically; durability notes.
 
@@ -80,23 +81,65 @@ def atomic_write_at(
     file, which then gets the default permissions under the process umask.
     ``before_replace`` runs after the data is safely in the temp file and may raise to
     abandon the write (the engine's last check that nobody changed the file meanwhile).
+    ``after_replace`` runs right after the rename; if it raises, the old file is put back
+    (kept meanwhile under a second hard link) or the new one removed, and the error goes on.
     Raises :class:`WriteFailed` (from the ``OSError``) with the original intact.
     """
     # Named after the target (so a stray one is recognisable) and its writer's pid (so a
     # sweep can tell a live write from a crashed one), cut short so that the prefix and
     # suffix never push it past the file system's name length limit.
-    temp = f".{name[:80]}.{os.getpid()}.{secrets.token_hex(6)}{_TEMP_SUFFIX}"
+    temp = _temp_name(name)
+    backup: str | None = None
     try:
         _write_temp(dir_fd, temp, data, mode)
         if before_replace is not None:
             before_replace()
+        if after_replace is not None:
+            backup = _link_backup(dir_fd, name)
         os.replace(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        if after_replace is not None:
+            _check_after_replace(dir_fd, name, backup, after_replace)
     except BaseException as exc:
         _remove_quietly(dir_fd, temp)
         if isinstance(exc, OSError):
             raise _write_failed(exc, display) from exc
         raise
+    finally:
+        if backup is not None:
+            _remove_quietly(dir_fd, backup)
     return _sync_directory(dir_fd, display)
+
+
+def _temp_name(name: str) -> str:
+    return f".{name[:80]}.{os.getpid()}.{secrets.token_hex(6)}{_TEMP_SUFFIX}"
+
+
+def _link_backup(dir_fd: int, name: str) -> str | None:
+    """A second name for the current file, so the rename can be undone; ``None`` when there
+    is no file yet or the file system has no hard links."""
+    backup = _temp_name(name)
+    try:
+        os.link(name, backup, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
+    except OSError:
+        return None
+    return backup
+
+
+def _check_after_replace(
+    dir_fd: int, name: str, backup: str | None, check: Callable[[], None]
+) -> None:
+    """Run ``check``; if it raises, put the old file back (or remove a new one), re-raise."""
+    try:
+        check()
+    except BaseException:
+        try:
+            if backup is not None:
+                os.replace(backup, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+            else:
+                os.unlink(name, dir_fd=dir_fd)
+        except OSError as exc:
+            logger.error("could not undo the write of %s after a failed check: %s", name, exc)
+        raise
 
 
 def _write_failed(exc: OSError, display: str) -> WriteFailed:
