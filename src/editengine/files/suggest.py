@@ -11,6 +11,8 @@ SKIPPED_DIRS = frozenset(
      ".pytest_cache", ".ruff_cache", ".tox", ".nox"}
 )  # fmt: skip
 _SIMILAR_ENOUGH = 0.6
+# Paths longer than this are not compared for similarity (difflib is quadratic in length).
+MAX_COMPARED_CHARS = 300
 
 
 def suggest_paths(
@@ -30,8 +32,15 @@ def suggest_paths(
     name = wanted.name
     same_name: list[str] = []
     scored: list[tuple[float, str]] = []
+    # The missing path is the fixed side: difflib indexes it once. A path too long to be a
+    # typo of a real one is only looked up by its file name (comparing it costs too much).
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    matcher.set_seq2(missing)
+    compare_similar = len(missing) <= MAX_COMPARED_CHARS
     seen = 0
-    for directory, dirnames, filenames in os.walk(root, followlinks=False):
+    # fwalk: folders are entered by descriptor without following links, so a folder
+    # swapped for a link during the walk cannot list names from outside the workspace.
+    for directory, dirnames, filenames, _ in os.fwalk(root, follow_symlinks=False):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS)
         relative_dir = PurePosixPath(*Path(directory).relative_to(root).parts)
         for filename in sorted(filenames):
@@ -42,11 +51,24 @@ def suggest_paths(
             if filename == name:
                 same_name.append(candidate)
                 continue
-            score = difflib.SequenceMatcher(None, missing, candidate).ratio()
+            if not compare_similar:
+                continue
+            matcher.set_seq1(candidate)
+            if matcher.real_quick_ratio() < _SIMILAR_ENOUGH:
+                continue
+            if matcher.quick_ratio() < _SIMILAR_ENOUGH:
+                continue
+            score = matcher.ratio()
             if score >= _SIMILAR_ENOUGH:
                 scored.append((score, candidate))
         if seen > max_files:
             break
-    same_name.sort(key=lambda path: -difflib.SequenceMatcher(None, missing, path).ratio())
+    same_name.sort(key=lambda path: -_similarity(missing, path))
     similar = [path for _, path in sorted(scored, key=lambda item: (-item[0], item[1]))]
     return tuple([*same_name, *similar][:limit]), tuple(same_name)
+
+
+def _similarity(a: str, b: str) -> float:
+    if len(a) > MAX_COMPARED_CHARS or len(b) > MAX_COMPARED_CHARS:
+        return 0.0
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
