@@ -389,8 +389,10 @@ class EditEngine:
             make_plan=self._plan,
             guard=self.fixer_guard,
         )
+        if self._waits_for_confirm(job, plan):
+            return plan
         if not self._writes_now(job, plan):
-            return self._settle(job, plan)
+            return self._write(job, plan)  # writes nothing: dry run or no change
         return self._locked_write(job, plan, "while the correction was checked")
 
     def _commit(self, job: Job, plan: Plan, decision: Decision) -> EditResult:

@@ -11,7 +11,13 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from editengine.errors import BadRequest, FileNotFound, NotAFile, PathOutsideWorkspace
+from editengine.errors import (
+    BadRequest,
+    FileNotFound,
+    NotAFile,
+    PathOutsideWorkspace,
+    StaleFile,
+)
 
 # The usual NAME_MAX and PATH_MAX of POSIX file systems; longer names answer bad_request
 # rather than a file system error halfway through an edit.
@@ -53,7 +59,7 @@ class Workspace:
         lexical = Path(os.path.normpath(joined))
         # realpath of the joined path, not of the normalised one: the OS resolves a symlink
         # before the ``..`` that follows it, and so must the guard.
-        real = Path(os.path.realpath(joined))
+        real = _realpath(joined, raw)
         inside_lexically = _is_within(lexical, self.root) or _is_within(lexical, self.real_root)
         if not inside_lexically or not _is_within(real, self.real_root):
             raise PathOutsideWorkspace(
@@ -79,6 +85,22 @@ class Workspace:
         if _is_within(lexical, self.root) or _is_within(lexical, self.real_root):
             return self.relative(lexical)
         return self.relative(real)
+
+
+def _realpath(path: Path, raw: str) -> Path:
+    """``os.path.realpath``, which fails when a link on the path is replaced while it runs
+    (the link seen by ``lstat`` is gone by ``readlink``): tried again, then refused."""
+    for _ in range(3):
+        try:
+            return Path(os.path.realpath(path))
+        except OSError:
+            continue
+    raise StaleFile(
+        f"The path {raw!r} kept changing while it was checked (a folder or link on it was "
+        "being replaced); nothing was read or written.",
+        path=raw,
+        hint="Retry the edit once the workspace has settled.",
+    )
 
 
 def _as_text(file_path: object) -> str:
