@@ -246,3 +246,13 @@ def test_unexpected_failures_are_one_line(capsys, monkeypatch, tmp_path):
     status, _, err = run(capsys, "report", str(tmp_path / "t.jsonl"))
     assert status == 1
     assert err == "error[internal_error]: RuntimeError: boom second line\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--repeats", "0"], ["--sizes", "0"], ["--telemetry-events", "-1", "--skip-cascade"]],
+)
+def test_bench_bad_numbers_are_bad_requests(capsys, argv):
+    status, _, err = run(capsys, "bench", *argv)
+    assert status == 2
+    assert err.startswith("error[bad_request]:")
