@@ -106,3 +106,24 @@ def test_sweep_keeps_live_writers_and_unrelated_files(workspace):
     assert sorted(os.listdir(workspace)) == sorted(
         [live.name, legacy_new.name, mine.name, folder.name]
     )
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs /proc")
+def test_a_killed_writer_not_yet_reaped_counts_as_gone(workspace):
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        temp = workspace / f".a.txt.{child.pid}.0123456789ab.editengine.tmp"
+        temp.write_text("partial")
+        fd = os.open(workspace, os.O_RDONLY)
+        try:
+            assert sweep_stale_temps(fd) == 0  # its writer is alive
+            child.kill()
+            deadline = time.monotonic() + 30
+            while sweep_stale_temps(fd) == 0 and time.monotonic() < deadline:
+                time.sleep(0.01)  # a zombie until reaped: the sweep must see it as gone
+        finally:
+            os.close(fd)
+        assert not temp.exists()
+    finally:
+        child.kill()
+        child.wait()
