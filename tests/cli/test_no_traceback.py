@@ -91,11 +91,8 @@ def test_apply_with_surrogates_is_typed(capsys, workspace, request_file, extra):
     (workspace / "in.txt").write_text("x = 1\n")
     path = request_file({"file_path": "in.txt", "old_string": "x = 1", "new_string": "y\ud800"})
     status, _, err = run(capsys, "apply", "--root", str(workspace), "--json", path, *extra)
-    if "--dry-run" in extra:
-        assert status == 0  # a preview writes nothing, so nothing needs encoding
-    else:
-        assert status == 2
-        first_line_is_typed(err)
+    assert status == 2  # a preview says what the edit would do: refuse
+    first_line_is_typed(err)
     assert (workspace / "in.txt").read_text() == "x = 1\n"
 
 

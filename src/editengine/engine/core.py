@@ -444,9 +444,9 @@ class EditEngine:
     def _write(self, job: Job, plan: Plan) -> EditResult:
         """Write ``plan`` (lock held) unless it is a dry run or changes nothing."""
         target, snapshot, computed = plan.target, plan.snapshot, plan.computed
-        if job.dry_run or computed.no_change:
-            hash_after = snapshot.sha256 if computed.no_change else None
-            return result_of(job, plan, hash_after=hash_after)
+        if computed.no_change:
+            return result_of(job, plan, hash_after=snapshot.sha256)
+        # Checked for a dry run too: a preview says what the real edit would do.
         try:
             data = computed.new_content.encode("utf-8")
         except UnicodeEncodeError as error:
@@ -455,6 +455,8 @@ class EditEngine:
                 f"({error.reason} at position {error.start}); nothing was written.",
                 hint="Remove lone surrogate escapes (such as \\ud800) from new_string.",
             ) from error
+        if job.dry_run:
+            return result_of(job, plan, hash_after=None)
         name, parts = self.files.parts_of(target.real)
         try:
             with self.files.directory(
