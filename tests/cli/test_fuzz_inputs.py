@@ -229,3 +229,11 @@ def test_eval_datasets_never_crash(line):
             status = main(["eval", str(dataset), "--no-progress"])
         assert status in (0, 1, 2)
         assert "internal_error" not in stderr.getvalue(), stderr.getvalue()
+
+
+def test_deeply_nested_tool_arguments_are_a_bad_request(tmp_path):
+    root = tmp_path / "ws"
+    root.mkdir()
+    engine = EditEngine(root, lock_dir=tmp_path / "locks")
+    answer = engine.handle_tool_call("edit", "[" * 100_000)
+    assert answer.startswith("Error [bad_request]") and "nested too deeply" in answer
