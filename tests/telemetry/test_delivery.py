@@ -130,3 +130,27 @@ def test_immediate_delivery_serves_every_sink_on_the_caller_thread(edit_paths):
     assert seen == [threading.current_thread().name]
     with pytest.raises(ValueError, match="delivery"):
         Telemetry(delivery="later")  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="fork")
+def test_a_forked_child_delivers_with_its_own_worker(tmp_path, edit_paths):
+    import os
+
+    out = tmp_path / "child.jsonl"
+    telemetry = Telemetry(sinks=[JsonlSink(tmp_path / "parent.jsonl")])
+    telemetry.edit_started(edit_paths["exact_hit"]())  # the parent's worker is running
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the child
+        status = 1
+        try:
+            child = Telemetry(sinks=[JsonlSink(out)])
+            child.edit_started(edit_paths["exact_hit"]())
+            telemetry.edit_started(edit_paths["exact_hit"]())
+            ok = child.flush(timeout=10) and telemetry.flush(timeout=10)
+            status = 0 if ok else 3
+        finally:
+            os._exit(status)
+    _, status = os.waitpid(pid, 0)
+    telemetry.close()
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert len(out.read_text().splitlines()) == 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import os
 import queue
 import threading
 import time
@@ -32,13 +33,19 @@ class BackgroundDelivery:
     def __init__(self, *, max_queued: int = DEFAULT_QUEUE_SIZE, name: str = "telemetry") -> None:
         if max_queued <= 0:
             raise ValueError("max_queued must be positive")
-        self._queue: queue.Queue[Job | None] = queue.Queue(maxsize=max_queued)
+        self._max_queued = max_queued
         self._name = name
-        self._guard = threading.Lock()
-        self._thread: threading.Thread | None = None
         self._closed = False
         self.dropped = 0
+        self._start_afresh()
         _live.add(self)
+
+    def _start_afresh(self) -> None:
+        """A new queue and no worker yet (also in a forked child, where the parent's worker
+        thread does not exist and its queue's lock may be held)."""
+        self._queue: queue.Queue[Job | None] = queue.Queue(maxsize=self._max_queued)
+        self._guard = threading.Lock()
+        self._thread: threading.Thread | None = None
 
     def submit(self, job: Job) -> bool:
         """Queue ``job``; ``False`` (and one more in :attr:`dropped`) when full or closed."""
@@ -117,6 +124,15 @@ class BackgroundDelivery:
 
 
 _live: weakref.WeakSet[BackgroundDelivery] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for delivery in list(_live):
+        delivery._start_afresh()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 @atexit.register
