@@ -329,7 +329,7 @@ class EditEngine:
             step = await asyncio.to_thread(self._commit, job, step, Decision.of(answer))
         return step
 
-    # ------------------------------------------------------------------ stages (locked)
+    # ------------------------------------------------------------------ stages
 
     def _begin(self, job: Job) -> EditResult | Plan | NeedsFix:
         """Guard, read, check freshness, match; write at once when nothing waits.
