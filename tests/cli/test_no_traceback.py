@@ -253,3 +253,15 @@ def test_bench_bad_numbers_are_bad_requests(capsys, argv):
     status, _, err = run(capsys, "bench", *argv)
     assert status == 2
     assert err.startswith("error[bad_request]:")
+
+
+def test_batch_with_stdin_closed_answers_nothing_and_exits_0():
+    completed = subprocess.run(
+        f'"{sys.executable}" -m editengine batch <&-',
+        shell=True,
+        capture_output=True,
+        env=ENV,
+        timeout=120,
+    )
+    assert completed.returncode == 0
+    assert completed.stdout == b"" and b"Traceback" not in completed.stderr

@@ -26,6 +26,8 @@ def run_guarded(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
         _say("error[bad_request]: standard output is closed; nothing was done.")
         return EXIT_USAGE
     _tolerate_unencodable(sys.stdout)
+    if sys.stdin is None:  # started with stdin closed: read it as empty
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - lives as long as stdin
     try:
         return int(func(args))
     except BrokenPipeError:
