@@ -154,3 +154,42 @@ def test_a_forked_child_delivers_with_its_own_worker(tmp_path, edit_paths):
     telemetry.close()
     assert os.waitstatus_to_exitcode(status) == 0
     assert len(out.read_text().splitlines()) == 1
+
+
+def test_a_slow_custom_observer_does_not_block_the_loop(workspace, tmp_path):
+    class SlowObserver:
+        def __init__(self) -> None:
+            self.calls: list[str] = []
+
+        def edit_started(self, state) -> None:
+            threading.Event().wait(0.3)
+            self.calls.append("started")
+
+        def edit_finished(self, state) -> None:
+            threading.Event().wait(0.3)
+            self.calls.append("finished")
+
+    observer = SlowObserver()
+    (workspace / "f.py").write_text("a = 1\n")
+    engine = EditEngine(workspace, telemetry=observer, lock_dir=tmp_path / "locks")
+
+    async def main() -> int:
+        ticks = 0
+        stop = asyncio.Event()
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while not stop.is_set():
+                ticks += 1
+                await asyncio.sleep(0.01)
+
+        task = asyncio.create_task(ticker())
+        await asyncio.sleep(0)
+        await engine.aedit("f.py", "a = 1", "a = 2")
+        stop.set()
+        await task
+        return ticks
+
+    ticks = asyncio.run(main())
+    assert observer.calls == ["started", "finished"]  # still called, in order, before return
+    assert ticks >= 10  # 0.6 s of observer time, and the loop ticked through it

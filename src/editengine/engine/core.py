@@ -77,6 +77,7 @@ from editengine.fixer.protocol import Correction, Fixer
 from editengine.read_tracker import ReadTracker
 from editengine.results import TextEdit, TierAttempt
 from editengine.state import EditObserver
+from editengine.telemetry.recorder import Telemetry
 
 logger = logging.getLogger("editengine")
 
@@ -287,7 +288,7 @@ class EditEngine:
         return result
 
     async def _aobserved(self, job: Job) -> EditResult:
-        notify(self._observers, "edit_started", job.state)
+        await self._anotify("edit_started", job)
         started = time.perf_counter()
         try:
             result = await self._adrive(job)
@@ -298,10 +299,18 @@ class EditEngine:
             record_success(job.state, result)
         finally:
             job.state.duration_ms = (time.perf_counter() - started) * 1000
-            notify(self._observers, "edit_finished", job.state)
+            await self._anotify("edit_finished", job)
         if _written(result):
             await arun_hooks(self.on_edited, result)
         return result
+
+    async def _anotify(self, event: str, job: Job) -> None:
+        """Observers, for an async caller: a ``Telemetry`` only queues its events (served by
+        its own worker), anything else runs in a worker thread, so the loop never waits."""
+        if all(isinstance(observer, Telemetry) for observer in self._observers):
+            notify(self._observers, event, job.state)
+        else:
+            await asyncio.to_thread(notify, self._observers, event, job.state)
 
     def _drive(self, job: Job) -> EditResult:
         job.raise_if_invalid()
