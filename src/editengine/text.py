@@ -21,15 +21,25 @@ def split_bom(text: str) -> tuple[str, str]:
 
 
 def to_lf(text: str) -> str:
-    return text.replace("\r\n", "\n") if "\r" in text else text
+    """Every line break as ``"\\n"``: CRLF, and a lone CR (old Mac files) too."""
+    if "\r" not in text:
+        return text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def dominant_newline(text: str) -> str:
-    """``"\\r\\n"`` when most line breaks are CRLF, else ``"\\n"``."""
+    """The file's most frequent line break: ``"\\r\\n"``, ``"\\n"`` or a lone ``"\\r"``.
+
+    Ties go to CRLF, then LF.
+    """
     crlf = text.count("\r\n")
-    if not crlf:
+    lone_cr = text.count("\r") - crlf
+    if not crlf and not lone_cr:
         return "\n"
-    return "\r\n" if crlf * 2 >= text.count("\n") else "\n"
+    lf = text.count("\n") - crlf
+    if lone_cr > crlf and lone_cr > lf:
+        return "\r"
+    return "\r\n" if crlf >= lf else "\n"
 
 
 @dataclass
@@ -46,7 +56,7 @@ class NormalizedText:
     @classmethod
     def of(cls, original: str) -> NormalizedText:
         bom, body = split_bom(original)
-        if "\r" not in body or "\r\n" not in body:  # one-character search is much faster
+        if "\r" not in body:  # one-character search is much faster
             return cls(original, bom, body, "\n")
         newline = dominant_newline(body)
         positions: list[int] = []
@@ -56,7 +66,12 @@ class NormalizedText:
             offset += len(piece)
             positions.append(offset)
             offset += 1
-        return cls(original, bom, "\n".join(pieces), newline, positions)
+        # A lone CR is a line break too (matched as LF, one character for one, so offsets
+        # need no shift); the original's CRs are copied back by ``splice``.
+        text = "\n".join(pieces)
+        if "\r" in text:
+            text = text.replace("\r", "\n")
+        return cls(original, bom, text, newline, positions)
 
     def original_offset(self, offset: int) -> int:
         """Where LF-text offset ``offset`` lies in the original (BOM included)."""

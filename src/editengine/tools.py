@@ -216,6 +216,8 @@ def _json(text: str, *, what: str) -> Any:
             f"{what[0].upper()}{what[1:]} are not valid JSON "
             f"({error.msg} at line {error.lineno} column {error.colno})."
         ) from error
+    except RecursionError:
+        raise BadRequest(f"{what[0].upper()}{what[1:]} are nested too deeply to read.") from None
 
 
 def _spec(args: Mapping[str, Any], where: str) -> EditSpec:

@@ -64,9 +64,9 @@ FAULTS = {
     # closing the temp file fails
     "close_temp": ("close", lambda temp: lambda fd: fd in temp),
     # setting the original's permissions on the temp file fails
-    "chmod": ("chmod", lambda temp: lambda path, *a, **k: is_temp(path)),
+    "chmod": ("fchmod", lambda temp: lambda fd, mode: fd in temp),
     # the rename fails
-    "replace": ("replace", lambda temp: lambda src, dst: is_temp(src)),
+    "replace": ("replace", lambda temp: lambda src, dst, **k: is_temp(src)),
 }
 
 
@@ -108,7 +108,7 @@ def test_interrupt_during_write_removes_temp_and_propagates(engine, write, works
 
 
 def test_failed_creation_leaves_no_file_and_no_new_folders(engine, workspace, tree, monkeypatch):
-    monkeypatch.setattr(os, "replace", Boom(os.replace, when=lambda src, dst: is_temp(src)))
+    monkeypatch.setattr(os, "replace", Boom(os.replace, when=lambda src, dst, **k: is_temp(src)))
     with pytest.raises(WriteFailed):
         engine.edit("new/deep/file.txt", "", "content\n")
     monkeypatch.undo()
@@ -117,7 +117,7 @@ def test_failed_creation_leaves_no_file_and_no_new_folders(engine, workspace, tr
 
 def test_failed_multi_edit_write_leaves_original(engine, write, workspace, monkeypatch):
     path = write("data.txt", ORIGINAL)
-    monkeypatch.setattr(os, "replace", Boom(os.replace, when=lambda src, dst: is_temp(src)))
+    monkeypatch.setattr(os, "replace", Boom(os.replace, when=lambda src, dst, **k: is_temp(src)))
     with pytest.raises(WriteFailed):
         engine.multi_edit(
             "data.txt",
@@ -144,7 +144,14 @@ def test_directory_fsync_failure_reports_a_note_not_a_lie(engine, write, workspa
             directory_fds.add(fd)
         return fd
 
+    real_close = os.close
+
+    def tracking_close(fd):
+        directory_fds.discard(fd)  # the number may be reused for another file
+        return real_close(fd)
+
     monkeypatch.setattr(os, "open", tracking_open)
+    monkeypatch.setattr(os, "close", tracking_close)
     monkeypatch.setattr(os, "fsync", Boom(os.fsync, when=lambda fd: fd in directory_fds))
 
     result = engine.edit("data.txt", "second line", "2nd line")
@@ -184,15 +191,18 @@ def test_temp_file_lives_next_to_the_target(engine, write, workspace, monkeypatc
     seen = []
     real_replace = os.replace
 
-    def spy(src, dst):
+    def spy(src, dst, **dir_fds):
         if is_temp(src):
-            seen.append((os.fspath(src), os.fspath(dst)))
-        return real_replace(src, dst)
+            folders = {os.readlink(f"/proc/self/fd/{fd}") for fd in dir_fds.values()}
+            seen.append((os.fspath(src), os.fspath(dst), folders))
+        return real_replace(src, dst, **dir_fds)
 
     monkeypatch.setattr(os, "replace", spy)
     engine.edit("sub/data.txt", "second line", "2nd line")
-    ((src, dst),) = seen
-    assert os.path.dirname(src) == os.path.dirname(dst) == os.fspath(workspace / "sub")
+    ((src, dst, folders),) = seen
+    # Both names are relative to one descriptor: the folder of the target.
+    assert "/" not in src and dst == "data.txt"
+    assert folders == {os.fspath(workspace / "sub")}
 
 
 def test_longest_file_name_still_gets_a_temp_file(engine, workspace):

@@ -50,14 +50,16 @@ class Recorder:
 
     def __init__(self, workspace: Path, tmp_path: Path, *, fixer=None, sinks=()) -> None:
         self.memory = MemorySink()
+        self.telemetry = Telemetry(sinks=[self.memory, *sinks])
         self.engine = EditEngine(
             workspace,
             fixer=fixer,
-            telemetry=Telemetry(sinks=[self.memory, *sinks]),
+            telemetry=self.telemetry,
             lock_dir=tmp_path / "locks",
         )
 
     def events(self) -> list[dict]:
+        self.telemetry.flush()  # the other sinks are served by a worker thread
         return [event.to_dict() for event in self.memory.events]
 
     def named(self, name: str) -> list[dict]:

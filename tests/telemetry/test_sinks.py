@@ -36,6 +36,7 @@ class ExplodingSink:
 def run_edit(telemetry, state):
     telemetry.edit_started(state)
     telemetry.edit_finished(state)
+    telemetry.flush()  # sinks other than MemorySink are served by a worker thread
 
 
 def test_a_raising_sink_neither_fails_the_edit_nor_starves_the_others(edit_paths, caplog):

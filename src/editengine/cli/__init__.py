@@ -32,4 +32,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    return int(args.func(args))
+    from editengine.cli._guard import run_guarded
+
+    return run_guarded(args.func, args)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from editengine.cli._io import boolean, json_text, parse_json
 from editengine.errors import BadRequest, EditError, ProviderConfigError
 
 EXIT_OK = 0
@@ -63,8 +63,10 @@ def run(args: argparse.Namespace) -> int:
     except EditError as error:
         return _fail(error, EXIT_USAGE)
 
-    dry_run = bool(args.dry_run or request.pop("dry_run", False))
     try:
+        # One rule for booleans: JSON true/false only, as for replace_all.
+        dry_run = args.dry_run or boolean(request, "dry_run")
+        request.pop("dry_run", None)
         if "edits" in request:
             result = engine.multi_edit(
                 request["file_path"],
@@ -78,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
                 request["old_string"],
                 request["new_string"],
                 instruction=request.get("instruction"),
-                replace_all=request.get("replace_all") or False,
+                replace_all=boolean(request, "replace_all"),
                 expected_replacements=request.get("expected_replacements"),
                 match_mode=request.get("match_mode") or "auto",
                 dry_run=dry_run,
@@ -89,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(error, EXIT_EDIT_FAILED)
 
     if args.output_json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        print(json_text(result.to_dict(), indent=2))
         return EXIT_OK
     _print_result(result.summary, result.notes, result.diff, color=not args.no_color)
     return EXIT_OK
@@ -102,7 +104,8 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
     if args.json_request:
         if args.file_path or args.old_string is not None or args.new_string is not None:
             raise BadRequest("Give either --json or --file/--old/--new, not both.")
-        request = canonical_arguments(load_arguments(_read_json_text(args.json_request)))
+        text = _read_json_text(args.json_request)
+        request = canonical_arguments(load_arguments(parse_json(text, what="The request")))
     else:
         missing = [
             flag
@@ -137,7 +140,13 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
 
 def _read_json_text(source: str) -> str:
     if source == "-":
-        return sys.stdin.read()
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+        if isinstance(data, bytes):
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise BadRequest("The request on stdin is not UTF-8.") from error
+        return data
     try:
         with open(source, encoding="utf-8") as handle:
             return handle.read()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
+import math
 import shlex
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from editengine._resources import benchmark_path
+from editengine.cli._io import json_text, write_output
 from editengine.errors import EditError, EvaluationError
 from editengine.evaluation import peers
 from editengine.evaluation.dataset import EvalCase, load_cases
@@ -286,12 +287,15 @@ def handle(args: argparse.Namespace) -> int:
     out = Console()
     if not out.is_terminal:
         out = Console(width=160)  # wide enough for the tables when piped or captured
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)
     if args.workers < 1:
         err.print("--workers must be at least 1.")
         return 2
     if args.write_deviations and not args.peers:
         err.print("--write-deviations needs --peers.")
+        return 2
+    if not math.isfinite(args.min_success) or not 0 <= args.min_success <= 100:
+        err.print(f"--min-success must be a percentage from 0 to 100, got {args.min_success}.")
         return 2
     try:
         paths = dataset_paths(args)
@@ -318,7 +322,11 @@ def handle(args: argparse.Namespace) -> int:
             out.print(report, markup=False, highlight=False)
     if args.json:
         report_data = json_report(paths, runs, main)
-        args.json.write_text(json.dumps(report_data, indent=2) + "\n", "utf-8")
+        try:
+            write_output(args.json, json_text(report_data, indent=2) + "\n", flag="--json")
+        except EditError as error:
+            err.print(f"[red]error[/red] ({error.code}): {error}", highlight=False)
+            return 2
     if args.html:
         from editengine.evaluation.html import write_html
 
@@ -326,6 +334,13 @@ def handle(args: argparse.Namespace) -> int:
             write_html(args.html, runs)
         except EvaluationError as error:
             err.print(f"[red]error[/red] ({error.code}): {error}", highlight=False)
+            return 2
+        except OSError as error:
+            err.print(
+                f"[red]error[/red] (bad_request): --html: cannot write {args.html}: "
+                f"{error.strerror or error}.",
+                highlight=False,
+            )
             return 2
 
     status = 0

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from editengine.cli._io import json_text, write_output
 from editengine.errors import BadRequest, EditError
 from editengine.telemetry.report import DEFAULT_PRICES, ReportOptions, aggregate_paths, compare
+
+_TITLE = "editengine telemetry report"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -131,18 +133,22 @@ def run(args: argparse.Namespace) -> int:
                 render_recommendations(report, console, label="A")
                 render_recommendations(other, console, label="B")
         if args.html:
-            from editengine.telemetry.html import write_html
+            from editengine.telemetry.html import render_html
 
-            write_html(report, args.html)
+            write_output(args.html, render_html(report, title=_TITLE), flag="--html")
             if other is not None:
                 stem = Path(args.html)
-                write_html(other, stem.with_name(f"{stem.stem}.vs{stem.suffix}"))
+                write_output(
+                    stem.with_name(f"{stem.stem}.vs{stem.suffix}"),
+                    render_html(other, title=_TITLE),
+                    flag="--html",
+                )
         if args.json:
-            text = json.dumps(payload, indent=2, default=str)
+            text = json_text(payload, indent=2, default=str)
             if args.json == "-":
                 sys.stdout.write(text + "\n")
             else:
-                Path(args.json).write_text(text + "\n", encoding="utf-8")
+                write_output(args.json, text + "\n", flag="--json")
     except EditError as err:
         print(f"error [{err.code}]: {err}", file=sys.stderr)
         return 2

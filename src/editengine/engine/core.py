@@ -1,9 +1,13 @@
 """EditEngine: read -> cascade -> (fixer -> re-check) -> confirm -> write.
 
-Every stage that touches the file runs under the file's lock and re-reads it, so the text an
-edit matched is the text it replaces. The two steps that may take long — the LLM fixer and
-the user's approval — run without the lock; the file is re-read (and its hash compared)
-when the lock is taken again. The flow is written once as small synchronous stages; the
+Nothing slow runs under the file's lock: the file is read, matched (cascade, fixer,
+approval, "did you mean" suggestions) without it; then the lock is taken, the file read
+again and its hash compared with the one matched, and only an unchanged file is written,
+so the text an edit matched is the text it replaces. A file that keeps changing between the
+two reads is matched under the lock after a few tries, so an edit always makes progress.
+Every read and write goes through :class:`~editengine.files.WorkspaceDir`: anchored to the
+workspace root by folder descriptors, never through a path string that a swapped folder
+could redirect. The flow is written once as small synchronous stages; the
 sync and async entry points differ only in how they call the fixer, the confirm callback
 and the stages (directly, or awaited / in a worker thread).
 """
@@ -11,14 +15,12 @@ and the stages (directly, or awaited / in a worker thread).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 import logging
 import os
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from editengine import tools as _tools
@@ -58,17 +60,16 @@ from editengine.errors import (
     FileNotFound,
     MatchError,
     NoMatch,
-    PathOutsideWorkspace,
     StaleFile,
-    WriteFailed,
 )
 from editengine.files import (
+    AnchoredDir,
     FileSnapshot,
+    MissingFolder,
     PathLocks,
     Target,
     Workspace,
-    atomic_write,
-    read_snapshot,
+    WorkspaceDir,
     sha256_hex,
     suggest_paths,
 )
@@ -78,6 +79,7 @@ from editengine.journal import Journal, JournalEntry
 from editengine.read_tracker import ReadTracker
 from editengine.results import TextEdit, TierAttempt
 from editengine.state import EditObserver
+from editengine.telemetry.recorder import Telemetry
 
 logger = logging.getLogger("editengine")
 
@@ -85,6 +87,8 @@ ConfirmAnswer = bool | str | Decision | None
 ConfirmCallback = Callable[[ConfirmRequest], ConfirmAnswer | Awaitable[ConfirmAnswer]]
 
 DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024
+# Matches made without the lock before one is made under it (the file kept changing).
+_UNLOCKED_TRIES = 3
 
 
 class EditEngine:
@@ -118,6 +122,8 @@ class EditEngine:
             cascade = DEFAULT_CASCADE
         self.workspace = Workspace(root)
         self.root = self.workspace.root
+        self.files = WorkspaceDir(self.workspace.real_root)
+        self.files.sweep()  # temp files of writes killed mid-way, in the root folder
         self.fixer = fixer
         self.cascade = cascade
         self.max_file_bytes = max_file_bytes
@@ -306,7 +312,7 @@ class EditEngine:
         return result
 
     async def _aobserved(self, job: Job) -> EditResult:
-        notify(self._observers, "edit_started", job.state)
+        await self._anotify("edit_started", job)
         started = time.perf_counter()
         try:
             result = await self._adrive(job)
@@ -317,10 +323,18 @@ class EditEngine:
             record_success(job.state, result)
         finally:
             job.state.duration_ms = (time.perf_counter() - started) * 1000
-            notify(self._observers, "edit_finished", job.state)
+            await self._anotify("edit_finished", job)
         if _written(result):
             await arun_hooks(self.on_edited, result)
         return result
+
+    async def _anotify(self, event: str, job: Job) -> None:
+        """Observers, for an async caller: a ``Telemetry`` only queues its events (served by
+        its own worker), anything else runs in a worker thread, so the loop never waits."""
+        if all(isinstance(observer, Telemetry) for observer in self._observers):
+            notify(self._observers, event, job.state)
+        else:
+            await asyncio.to_thread(notify, self._observers, event, job.state)
 
     def _drive(self, job: Job) -> EditResult:
         job.raise_if_invalid()
@@ -348,51 +362,71 @@ class EditEngine:
             step = await asyncio.to_thread(self._commit, job, step, Decision.of(answer))
         return step
 
-    # ------------------------------------------------------------------ stages (locked)
+    # ------------------------------------------------------------------ stages
 
     def _begin(self, job: Job) -> EditResult | Plan | NeedsFix:
-        """Guard, lock, read, check freshness, match; write at once when nothing waits."""
+        """Guard, read, check freshness, match; write at once when nothing waits.
+
+        The match runs without the lock; the write happens under it only if the file still
+        has the hash that was matched. After a few changed files, the match runs locked.
+        """
         target = self._target(job)
+        mark = len(job.state.attempts)
+        for _ in range(_UNLOCKED_TRIES):
+            del job.state.attempts[mark:]  # a retry's trace replaces the last one
+            snapshot = self._read(target)
+            step = self._prepare(job, target, snapshot)
+            if not isinstance(step, Plan) or not self._writes_now(job, step):
+                return self._settle(job, step)
+            with self._locks.hold(target.real, display=target.display):
+                if self._read(target).sha256 == snapshot.sha256:
+                    return self._write(job, step)
+        del job.state.attempts[mark:]
         with self._locks.hold(target.real, display=target.display):
             snapshot = self._read(target)
-            record_file(job.state, target, snapshot)
-            self._check_fresh(job, target, snapshot)
-            if not snapshot.exists and not job.creates:
-                raise self._not_found(target)
-            try:
-                computed = self._compute(job, snapshot.text)
-            except NoMatch as error:
-                if self.fixer is None or job.operation != "edit":
-                    raise
-                return fixing.fix_request(job, target, snapshot, error)
-            plan = self._plan(target, snapshot, computed)
-            if self._waits_for_confirm(job, plan):
-                return plan
-            return self._write(job, plan)
+            step = self._prepare(job, target, snapshot)
+            if not isinstance(step, Plan) or not self._writes_now(job, step):
+                return self._settle(job, step)
+            return self._write(job, step)
+
+    def _prepare(self, job: Job, target: Target, snapshot: FileSnapshot) -> Plan | NeedsFix:
+        """The plan (or the fixer's request) for ``snapshot``; no lock needed."""
+        record_file(job.state, target, snapshot)
+        self._check_fresh(job, target, snapshot)
+        if not snapshot.exists and not job.creates:
+            raise self._not_found(target)
+        try:
+            computed = self._compute(job, snapshot.text)
+        except NoMatch as error:
+            if self.fixer is None or job.operation != "edit":
+                raise
+            return fixing.fix_request(job, target, snapshot, error)
+        return self._plan(target, snapshot, computed)
 
     def _after_fix(self, job: Job, step: NeedsFix, correction: Correction) -> EditResult | Plan:
-        """Re-read under the lock; check the correction against what the file holds now."""
+        """Re-read; check the correction against what the file holds now; write if unchanged."""
         target = step.target
-        with self._locks.hold(target.real, display=target.display):
-            current = self._read(target)
-            if not current.exists:
-                fixing.set_outcome(job, "failed_validation", "the file was deleted")
-                raise self._not_found(target)
-            if current.sha256 != step.snapshot.sha256:
-                record_file(job.state, target, current)
-            spec = job.specs[0]
-            plan = fixing.check_correction(
-                job,
-                step,
-                current,
-                correction,
-                match=lambda text, old, new: self._cascade_pass(job, text, old, new, spec),
-                make_plan=self._plan,
-                guard=self.fixer_guard,
-            )
-            if self._waits_for_confirm(job, plan):
-                return plan
-            return self._write(job, plan)
+        current = self._read(target)
+        if not current.exists:
+            fixing.set_outcome(job, "failed_validation", "the file was deleted")
+            raise self._not_found(target)
+        if current.sha256 != step.snapshot.sha256:
+            record_file(job.state, target, current)
+        spec = job.specs[0]
+        plan = fixing.check_correction(
+            job,
+            step,
+            current,
+            correction,
+            match=lambda text, old, new: self._cascade_pass(job, text, old, new, spec),
+            make_plan=self._plan,
+            guard=self.fixer_guard,
+        )
+        if self._waits_for_confirm(job, plan):
+            return plan
+        if not self._writes_now(job, plan):
+            return self._write(job, plan)  # writes nothing: dry run or no change
+        return self._locked_write(job, plan, "while the correction was checked")
 
     def _commit(self, job: Job, plan: Plan, decision: Decision) -> EditResult:
         """After approval: write, if the file still holds what the approved diff was made from."""
@@ -403,34 +437,49 @@ class EditEngine:
                 hint="Ask the user what to change, or propose a different edit.",
             )
         target = plan.target
+        if decision.action == "modify" and decision.content is not None:
+            content = decision.content
+            computed = replace(
+                plan.computed, new_content=content, no_change=content == plan.snapshot.text
+            )
+            plan = replace(
+                plan,
+                computed=computed,
+                diff=diff_of(target, plan.snapshot, content),
+                modified_by_user=True,
+            )
+        return self._locked_write(job, plan, "while the edit waited for approval")
+
+    def _locked_write(self, job: Job, plan: Plan, meanwhile: str) -> EditResult:
+        """Take the lock; write ``plan`` if the file still has the hash it was made from."""
+        target = plan.target
         with self._locks.hold(target.real, display=target.display):
             current = self._read(target)
             if current.sha256 != plan.snapshot.sha256:
                 raise StaleFile(
-                    f"{target.display} changed on disk while the edit waited for approval; "
-                    "nothing was written.",
+                    f"{target.display} changed on disk {meanwhile}; nothing was written.",
                     path=target.display,
                     hint="Read the file again and redo the edit against its current content.",
                 )
-            if decision.action == "modify" and decision.content is not None:
-                content = decision.content
-                computed = replace(
-                    plan.computed, new_content=content, no_change=content == current.text
-                )
-                plan = replace(
-                    plan,
-                    computed=computed,
-                    diff=diff_of(target, plan.snapshot, content),
-                    modified_by_user=True,
-                )
             return self._write(job, plan)
+
+    def _settle(self, job: Job, step: Plan | NeedsFix) -> EditResult | Plan | NeedsFix:
+        """A step that writes nothing now: the fixer's request, a plan awaiting approval,
+        or the result of a dry run / an edit that changes nothing."""
+        if isinstance(step, Plan) and not self._waits_for_confirm(job, step):
+            return self._write(job, step)  # writes nothing: dry run or no change
+        return step
+
+    def _writes_now(self, job: Job, plan: Plan) -> bool:
+        """Whether ``plan`` is to be written now (not a dry run, a change, no approval due)."""
+        return not (job.dry_run or plan.computed.no_change or self._waits_for_confirm(job, plan))
 
     def _write(self, job: Job, plan: Plan) -> EditResult:
         """Write ``plan`` (lock held) unless it is a dry run or changes nothing."""
         target, snapshot, computed = plan.target, plan.snapshot, plan.computed
-        if job.dry_run or computed.no_change:
-            hash_after = snapshot.sha256 if computed.no_change else None
-            return result_of(job, plan, hash_after=hash_after)
+        if computed.no_change:
+            return result_of(job, plan, hash_after=snapshot.sha256)
+        # Checked for a dry run too: a preview says what the real edit would do.
         try:
             data = computed.new_content.encode("utf-8")
         except UnicodeEncodeError as error:
@@ -439,18 +488,31 @@ class EditEngine:
                 f"({error.reason} at position {error.start}); nothing was written.",
                 hint="Remove lone surrogate escapes (such as \\ud800) from new_string.",
             ) from error
-        created_dirs = [] if snapshot.exists else self._make_parents(target)
+        if job.dry_run:
+            return result_of(job, plan, hash_after=None)
+        name, parts = self.files.parts_of(target.real)
         try:
-            durability_notes = atomic_write(
-                target.real,
-                data,
-                display=target.display,
-                mode=snapshot.mode,
-                before_replace=lambda: self._still_same(target, snapshot),
-            )
-        except BaseException:
-            _remove_dirs(created_dirs)
-            raise
+            with self.files.directory(
+                parts, display=target.display, create=not snapshot.exists
+            ) as folder:
+                try:
+                    durability_notes = folder.write(
+                        name,
+                        data,
+                        display=target.display,
+                        mode=snapshot.mode,
+                        before_replace=lambda: self._still_same(folder, name, target, snapshot),
+                    )
+                except BaseException:
+                    folder.remove_created()
+                    raise
+        except MissingFolder:
+            raise StaleFile(
+                f"The folder of {target.display} was moved or deleted during the edit; "
+                "nothing was written.",
+                path=target.display,
+                hint="Check the folder layout, read the file again and redo the edit.",
+            ) from None
         hash_after = sha256_hex(data)
         if self.read_tracker is not None:
             self.read_tracker.record(os.fspath(target.real), hash_after)
@@ -499,7 +561,7 @@ class EditEngine:
     def _target(self, job: Job) -> Target:
         target = self.workspace.resolve(job.file_path)  # type: ignore[arg-type]
         job.state.file_path = target.display
-        if job.creates or os.path.lexists(target.real):
+        if job.creates or self.files.exists(target.real, display=target.display):
             return target
         if not self.autocorrect_paths:
             return target  # the read under the lock raises FileNotFound with suggestions
@@ -515,7 +577,7 @@ class EditEngine:
         return corrected
 
     def _read(self, target: Target) -> FileSnapshot:
-        return read_snapshot(target.real, display=target.display, max_bytes=self.max_file_bytes)
+        return self.files.read(target.real, display=target.display, max_bytes=self.max_file_bytes)
 
     def _not_found(self, target: Target) -> FileNotFound:
         suggestions, _ = suggest_paths(self.workspace.real_root, target.display)
@@ -541,9 +603,11 @@ class EditEngine:
         if self.read_tracker is not None:
             self.read_tracker.check(os.fspath(target.real), snapshot.sha256, display=target.display)
 
-    def _still_same(self, target: Target, snapshot: FileSnapshot) -> None:
+    def _still_same(
+        self, folder: AnchoredDir, name: str, target: Target, snapshot: FileSnapshot
+    ) -> None:
         """The last check before the rename, against writers that ignore our lock."""
-        current = self._read(target)
+        current = folder.read(name, display=target.display, max_bytes=self.max_file_bytes)
         if current.sha256 != snapshot.sha256:
             raise StaleFile(
                 f"{target.display} was changed by another program during the edit; "
@@ -551,36 +615,6 @@ class EditEngine:
                 path=target.display,
                 hint="Read the file again and redo the edit.",
             )
-
-    def _make_parents(self, target: Target) -> list[Path]:
-        """Create the missing parent folders of a new file; return them, outermost first."""
-        missing: list[Path] = []
-        parent = target.real.parent
-        while not parent.exists():
-            missing.append(parent)
-            parent = parent.parent
-        missing.reverse()
-        root = self.workspace.real_root
-        try:
-            for folder in missing:
-                folder.mkdir()
-                real = Path(os.path.realpath(folder))
-                if real != root and root not in real.parents:
-                    raise PathOutsideWorkspace(
-                        f"Refused to create {folder}: it resolves outside the workspace.",
-                        path=target.display,
-                    )
-        except OSError as error:
-            _remove_dirs(missing)
-            raise WriteFailed(
-                f"Could not create the folder for {target.display}: "
-                f"{error.strerror or error}. Nothing was written.",
-                path=target.display,
-            ) from error
-        except BaseException:
-            _remove_dirs(missing)
-            raise
-        return missing
 
     def _compute(self, job: Job, text: str) -> Computed:
         if job.operation == "edit":
@@ -691,9 +725,3 @@ def _internal_error(error: Exception) -> str:
         f"Error [internal_error]: the edit failed unexpectedly ({type(error).__name__}: {error}). "
         "Re-read the file to see its current state before trying again."
     )
-
-
-def _remove_dirs(folders: list[Path]) -> None:
-    for folder in reversed(folders):
-        with contextlib.suppress(OSError):  # not empty any more: someone else uses it
-            folder.rmdir()

@@ -125,6 +125,14 @@ def case_from_record(
                 **where,
             )
         _field(record, name, str, where)
+    for name, value in record.items():
+        if isinstance(value, str) and not _utf8_ok(value):
+            raise InvalidDataset(
+                f"field {name!r} holds text that cannot be UTF-8 (a lone surrogate such as "
+                "\\ud800); a case's files are UTF-8.",
+                **where,
+            )
+    _check_file_name(record.get("file_name"), where)
     expect = _optional(record, "expect", str, where, "success")
     if expect not in EXPECTS:
         raise InvalidDataset(f"expect must be 'success' or 'refuse', got {expect!r}.", **where)
@@ -164,6 +172,36 @@ def _mistakes(raw: Any, where: dict[str, Any]) -> tuple[str, ...]:
     if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
         raise InvalidDataset("mistakes must be a list of strings.", **where)
     return tuple(raw)
+
+
+# What a file name may be so that every file system accepts it (NAME_MAX, PATH_MAX).
+_MAX_NAME_BYTES = 255
+_MAX_PATH_BYTES = 1024
+
+
+def _utf8_ok(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _check_file_name(name: Any, where: dict[str, Any]) -> None:
+    if not isinstance(name, str):
+        return  # absent, or refused as a wrong type by _optional
+    encoded = name.encode("utf-8", "surrogatepass")
+    problem = None
+    if "\x00" in name:
+        problem = "contains a NUL character"
+    elif any(len(part) > _MAX_NAME_BYTES for part in encoded.split(b"/")):
+        problem = f"has a name over {_MAX_NAME_BYTES} bytes"
+    elif len(encoded) > _MAX_PATH_BYTES:
+        problem = f"is over {_MAX_PATH_BYTES} bytes"
+    if problem:
+        raise InvalidDataset(
+            f"file_name {problem}; give a short relative path such as 'src/app.py'.", **where
+        )
 
 
 def _fixer_answers(raw: Any, where: dict[str, Any]) -> tuple[FixerAnswer, ...]:
@@ -211,6 +249,10 @@ def read_dataset(path: str | Path) -> list[EvalCase]:
             raise InvalidDataset(
                 f"not valid JSON ({err.msg} at column {err.colno}).", path=str(path), line=number
             ) from err
+        except RecursionError:
+            raise InvalidDataset(
+                "nested too deeply to be read as JSON.", path=str(path), line=number
+            ) from None
         cases.append(
             case_from_record(
                 record,

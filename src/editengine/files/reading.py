@@ -14,6 +14,7 @@ from editengine.errors import (
     FileError,
     FileTooLarge,
     NotAFile,
+    PathOutsideWorkspace,
     UnsupportedEncoding,
 )
 
@@ -57,15 +58,36 @@ MISSING = FileSnapshot(exists=False)
 def read_snapshot(path: Path, *, display: str, max_bytes: int) -> FileSnapshot:
     """Read ``path`` (already through the workspace guard) or raise a :class:`FileError`.
 
-    A missing file is not an error here (the caller may be creating it): it returns
-    ``MISSING``. Special files are refused from ``stat`` alone, so a FIFO is never opened.
+    The path form of :func:`read_snapshot_at`: the parent folder is opened by path.
     """
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        info = os.stat(path)
+        dir_fd = os.open(path.parent, flags)
     except (FileNotFoundError, NotADirectoryError):
         return MISSING
     except OSError as exc:
         raise _os_error(exc, display) from exc
+    try:
+        return read_snapshot_at(dir_fd, path.name, display=display, max_bytes=max_bytes)
+    finally:
+        os.close(dir_fd)
+
+
+def read_snapshot_at(dir_fd: int, name: str, *, display: str, max_bytes: int) -> FileSnapshot:
+    """Read ``name`` in the folder ``dir_fd`` or raise a :class:`FileError`.
+
+    A missing file is not an error here (the caller may be creating it): it returns
+    ``MISSING``. Special files are refused from ``stat`` alone, so a FIFO is never opened.
+    The guard resolved every link, so a link found here appeared after the check: refused.
+    """
+    try:
+        info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except (FileNotFoundError, NotADirectoryError):
+        return MISSING
+    except OSError as exc:
+        raise _os_error(exc, display) from exc
+    if stat.S_ISLNK(info.st_mode):
+        raise _link_refusal(dir_fd, name, display)
     if not stat.S_ISREG(info.st_mode):
         raise NotAFile(
             f"{display} is {_kind(info.st_mode)}, not a regular file; it cannot be edited.",
@@ -74,14 +96,16 @@ def read_snapshot(path: Path, *, display: str, max_bytes: int) -> FileSnapshot:
     _check_size(info.st_size, display, max_bytes)
 
     # O_NONBLOCK: if the file were swapped for a FIFO after the stat, opening it must not
-    # hang. O_NOFOLLOW: the guard resolved every link; a link appearing now is refused.
+    # hang. O_NOFOLLOW: a link appearing now is refused.
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
-    flags |= getattr(os, "O_BINARY", 0)
+    flags |= getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(name, flags, dir_fd=dir_fd)
     except FileNotFoundError:
         return MISSING
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _link_refusal(dir_fd, name, display) from exc
         raise _os_error(exc, display) from exc
     try:
         opened = os.fstat(fd)
@@ -102,6 +126,23 @@ def read_snapshot(path: Path, *, display: str, max_bytes: int) -> FileSnapshot:
         size=len(data),
         mode=stat.S_IMODE(opened.st_mode),
         data=data,
+    )
+
+
+def _link_refusal(dir_fd: int, name: str, display: str) -> FileError:
+    """A link where the guard saw none: a loop (never resolvable) or a swap (refused)."""
+    try:
+        os.stat(name, dir_fd=dir_fd, follow_symlinks=True)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return NotAFile(
+                f"{display} is a symbolic link loop; it cannot be edited.", path=display
+            )
+    return PathOutsideWorkspace(
+        f"Refused {display}: it became a symbolic link after the path was checked; "
+        "nothing was read or written.",
+        path=display,
+        hint="Check what replaced the file, then retry the edit.",
     )
 
 

@@ -45,7 +45,9 @@ def suggest_paths(
     same_name: list[str] = []
     scored: list[tuple[float, str]] = []
     seen = 0
-    for directory, dirnames, filenames in os.walk(root, followlinks=False):
+    # fwalk: folders are entered by descriptor without following links, so a folder
+    # swapped for a link during the walk cannot list names from outside the workspace.
+    for directory, dirnames, filenames, _ in os.fwalk(root, follow_symlinks=False):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS)
         parts = Path(directory).relative_to(root).parts
         prefix = "".join(f"{part}/" for part in parts)  # pathlib per file cost 35 us
@@ -76,3 +78,4 @@ def suggest_paths(
         same_name.sort(key=lambda path: -_ratio(missing, path))
     similar = [path for _, path in sorted(scored, key=lambda item: (-item[0], item[1]))]
     return tuple([*same_name, *similar][:limit]), tuple(same_name)
+

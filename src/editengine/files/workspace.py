@@ -11,7 +11,18 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from editengine.errors import BadRequest, FileNotFound, NotAFile, PathOutsideWorkspace
+from editengine.errors import (
+    BadRequest,
+    FileNotFound,
+    NotAFile,
+    PathOutsideWorkspace,
+    StaleFile,
+)
+
+# The usual NAME_MAX and PATH_MAX of POSIX file systems; longer names answer bad_request
+# rather than a file system error halfway through an edit.
+MAX_NAME_BYTES = 255
+MAX_PATH_BYTES = 4095
 
 
 @dataclass(frozen=True)
@@ -48,7 +59,7 @@ class Workspace:
         lexical = Path(os.path.normpath(joined))
         # realpath of the joined path, not of the normalised one: the OS resolves a symlink
         # before the ``..`` that follows it, and so must the guard.
-        real = Path(os.path.realpath(joined))
+        real = _realpath(joined, raw)
         inside_lexically = _is_within(lexical, self.root) or _is_within(lexical, self.real_root)
         if not inside_lexically or not _is_within(real, self.real_root):
             raise PathOutsideWorkspace(
@@ -76,6 +87,22 @@ class Workspace:
         return self.relative(real)
 
 
+def _realpath(path: Path, raw: str) -> Path:
+    """``os.path.realpath``, which fails when a link on the path is replaced while it runs
+    (the link seen by ``lstat`` is gone by ``readlink``): tried again, then refused."""
+    for _ in range(3):
+        try:
+            return Path(os.path.realpath(path))
+        except OSError:
+            continue
+    raise StaleFile(
+        f"The path {raw!r} kept changing while it was checked (a folder or link on it was "
+        "being replaced); nothing was read or written.",
+        path=raw,
+        hint="Retry the edit once the workspace has settled.",
+    )
+
+
 def _as_text(file_path: object) -> str:
     if isinstance(file_path, os.PathLike):
         file_path = os.fspath(file_path)
@@ -87,6 +114,24 @@ def _as_text(file_path: object) -> str:
         raise BadRequest("file_path is empty: give the path of the file to edit.")
     if "\x00" in file_path:
         raise BadRequest("file_path contains a NUL character.")
+    if file_path.endswith(("/", os.sep)) or file_path.endswith(("/.", "/..")):
+        raise BadRequest(
+            f"file_path {file_path!r} ends with a slash, so it names a folder, not a file.",
+            hint="Give the path of a file, without a trailing slash.",
+        )
+    try:
+        encoded = os.fsencode(file_path)
+    except UnicodeError:
+        raise BadRequest(
+            "file_path contains characters that cannot be a file name (a lone surrogate?)."
+        ) from None
+    too_long = [part for part in encoded.split(b"/") if len(part) > MAX_NAME_BYTES]
+    if too_long or len(encoded) > MAX_PATH_BYTES:
+        raise BadRequest(
+            f"file_path is too long: a name may have at most {MAX_NAME_BYTES} bytes and the "
+            f"whole path {MAX_PATH_BYTES} (the file system refuses longer ones).",
+            hint="Use a shorter file name.",
+        )
     return file_path
 
 

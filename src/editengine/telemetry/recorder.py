@@ -5,9 +5,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
+from typing import Literal
 
 from editengine.results import TierAttempt
 from editengine.state import EditState
+from editengine.telemetry.delivery import DEFAULT_QUEUE_SIZE, BackgroundDelivery
 from editengine.telemetry.events import (
     EditFinished,
     EditStarted,
@@ -35,6 +38,16 @@ class Telemetry:
     A plain callable is accepted as a sink (wrapped in :class:`CallbackSink`).
     A sink that raises is logged once (warning, ``editengine.telemetry``) and skipped for
     that event; the edit and the other sinks go on.
+
+    Delivery: the events of an edit are built on the caller's thread (cheap) and handed to
+    the sinks by a worker thread through a bounded queue (``max_queued`` events), so a slow
+    sink never slows an edit nor blocks an event loop; when the queue is full an event is
+    dropped and counted in :attr:`dropped`. :meth:`flush` waits for the queue, :meth:`close`
+    flushes then closes the sinks (and the queue is flushed at interpreter exit).
+    A sink whose ``immediate`` attribute is true (:class:`MemorySink`, an
+    :class:`OTelSink` adding span events to the caller's span) gets each event at once on
+    the caller's thread, so its events can be read right after the edit.
+    ``delivery="immediate"`` delivers to every sink that way (tools replaying events).
     """
 
     def __init__(
@@ -43,10 +56,18 @@ class Telemetry:
         sinks: Iterable[Sink | Callable[[Event], object]] = (),
         include_snippets: bool = False,
         clock: Callable[[], float] = time.time,
+        delivery: Literal["background", "immediate"] = "background",
+        max_queued: int = DEFAULT_QUEUE_SIZE,
     ) -> None:
         from editengine import __version__
 
+        if delivery not in ("background", "immediate"):
+            raise ValueError("delivery must be 'background' or 'immediate'")
         self._sinks = tuple(_as_sink(sink) for sink in sinks)
+        everything_now = delivery == "immediate"
+        self._now_sinks = tuple(s for s in self._sinks if everything_now or _immediate(s))
+        self._queued_sinks = tuple(s for s in self._sinks if s not in self._now_sinks)
+        self._delivery = BackgroundDelivery(max_queued=max_queued) if self._queued_sinks else None
         self._include_snippets = include_snippets
         self._clock = clock
         self._version = __version__
@@ -62,7 +83,19 @@ class Telemetry:
     def edit_finished(self, state: EditState) -> None:
         self._publish(lambda: self._finished(state))
 
-    def close(self) -> None:
+    @property
+    def dropped(self) -> int:
+        """Events not delivered to the background sinks because the queue was full."""
+        return self._delivery.dropped if self._delivery is not None else 0
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every queued event reached its sinks; ``False`` on ``timeout`` (s)."""
+        return self._delivery.flush(timeout) if self._delivery is not None else True
+
+    def close(self, timeout: float | None = None) -> None:
+        """Deliver what is queued (waiting at most ``timeout`` s), then close every sink."""
+        if self._delivery is not None:
+            self._delivery.close(timeout)
         for sink in self._sinks:
             try:
                 sink.close()
@@ -160,17 +193,22 @@ class Telemetry:
             _log.warning("telemetry could not describe an edit", exc_info=True)
             return
         for event in events:
-            for sink in self._sinks:
-                try:
-                    sink.emit(event)
-                except Exception:
-                    if id(sink) not in self._warned:
-                        self._warned.add(id(sink))
-                        _log.warning(
-                            "telemetry sink %r failed; its later failures are not logged",
-                            sink,
-                            exc_info=True,
-                        )
+            self._deliver(event, self._now_sinks)
+            if self._delivery is not None:
+                self._delivery.submit(partial(self._deliver, event, self._queued_sinks))
+
+    def _deliver(self, event: Event, sinks: tuple[Sink, ...]) -> None:
+        for sink in sinks:
+            try:
+                sink.emit(event)
+            except Exception:
+                if id(sink) not in self._warned:
+                    self._warned.add(id(sink))
+                    _log.warning(
+                        "telemetry sink %r failed; its later failures are not logged",
+                        sink,
+                        exc_info=True,
+                    )
 
 
 def _passes(
@@ -209,6 +247,10 @@ def _corrected_by_fixer(state: EditState) -> bool:
         return bool(said and state.outcome == "success")
     fixer = state.fixer
     return bool(fixer and fixer.outcome == "corrected" and state.outcome == "success")
+
+
+def _immediate(sink: Sink) -> bool:
+    return getattr(sink, "immediate", False) is True
 
 
 def _as_sink(sink: Sink | Callable[[Event], object]) -> Sink:

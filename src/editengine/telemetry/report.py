@@ -31,6 +31,7 @@ from editengine.telemetry.histogram import (
     LogHistogram,
     similarity_bin,
 )
+from editengine.telemetry.wellformed import well_formed
 
 try:  # optional accelerator
     import orjson as _orjson
@@ -159,7 +160,13 @@ def parse_time(text: str) -> tuple[str, float]:
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=timezone.utc)
         epoch = moment.timestamp()
-    moment = datetime.fromtimestamp(epoch, tz=timezone.utc)
+    try:
+        moment = datetime.fromtimestamp(epoch, tz=timezone.utc)
+    except (OverflowError, OSError, ValueError):  # 1e400, nan, year 300000
+        raise BadRequest(
+            f"The time {text!r} is out of range.",
+            hint="Give ISO 8601 (2026-11-22, 2026-11-22T05:00:00Z) or epoch seconds.",
+        ) from None
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), epoch
 
 
@@ -328,7 +335,7 @@ class Aggregator:
                 continue
             try:
                 data = loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # bad JSON, or nested past the parser
                 self.malformed += 1
                 continue
             if type(data) is not dict:
@@ -347,6 +354,9 @@ class Aggregator:
         handler = handlers.get(name) if type(name) is str else None
         if handler is None:
             self.unknown += 1
+            return
+        if not well_formed(data):
+            self.malformed += 1
             return
         ts = data.get("ts")
         try:

@@ -39,7 +39,13 @@ class Sink(Protocol):
 
 
 class MemorySink:
-    """Keeps the events in a list: for tests and for callers that inspect them in process."""
+    """Keeps the events in a list: for tests and for callers that inspect them in process.
+
+    Delivered to at once, on the edit's thread (appending to a list is never slow), so
+    ``events`` holds an edit's events as soon as the edit returns.
+    """
+
+    immediate = True
 
     def __init__(self) -> None:
         self.events: list[Event] = []
@@ -208,6 +214,8 @@ class OTelSink:
         from editengine import __version__
 
         self._mode = mode
+        # A span event belongs to the caller's current span: delivered on the caller's thread.
+        self.immediate = mode == "span_event"
         self._trace = trace
         self._log_record_cls = _logs.LogRecord
         self._severity = _logs.SeverityNumber.INFO

@@ -311,6 +311,7 @@ def write_synthetic(
             sinks=[_StreamSink(stream)],
             include_snippets=config.include_snippets,
             clock=lambda: now[0],
+            delivery="immediate",  # into a stream closed right after: nothing may wait
         )
         for state in generate_states(config):
             now[0] = state.started_at + state.duration_ms / 1000.0
