@@ -401,23 +401,23 @@ def test_a_write_failing_mid_undo_says_which_steps_happened(
     write: Callable[..., Path],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from editengine.engine import undo as undo_module
     from editengine.errors import WriteFailed
+    from editengine.files import AnchoredDir
 
     write("a.txt", "a1\n")
     write("b.txt", "b1\n")
     engine.edit("a.txt", "a1", "a2")
     engine.edit("b.txt", "b1", "b2")
-    real_write = undo_module.atomic_write
-    calls: list[Path] = []
+    real_write = AnchoredDir.write
+    calls: list[str] = []
 
-    def failing(path: Path, data: bytes, **options: object) -> tuple[str, ...]:
-        calls.append(path)
+    def failing(folder: AnchoredDir, name: str, data: bytes, **options: object) -> tuple[str, ...]:
+        calls.append(name)
         if len(calls) == 2:
             raise WriteFailed("Could not write a.txt: disk full. The file was left unchanged.")
-        return real_write(path, data, **options)  # type: ignore[arg-type]
+        return real_write(folder, name, data, **options)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(undo_module, "atomic_write", failing)
+    monkeypatch.setattr(AnchoredDir, "write", failing)
     with pytest.raises(WriteFailed) as caught:
         engine.undo(steps=2)
     assert "1 step(s) were restored and journaled: b.txt" in str(caught.value)

@@ -30,7 +30,7 @@ from editengine.errors import (
     StaleFile,
     UnsupportedEncoding,
 )
-from editengine.files import FileSnapshot, Target, atomic_write, read_snapshot
+from editengine.files import FileSnapshot, MissingFolder, Target
 from editengine.journal import Journal, JournalEntry
 
 if TYPE_CHECKING:
@@ -338,7 +338,7 @@ def _check(
     """Every step's (entry, bytes now, bytes after reversing), or StaleFile before any write."""
     state: dict[str, bytes | None] = {}
     for key, target in targets.items():
-        state[key] = _current_bytes(target)
+        state[key] = _current_bytes(engine, target)
     planned: list[tuple[JournalEntry, bytes | None, bytes | None]] = []
     for entry in chosen:
         current = state[entry.real]
@@ -384,29 +384,12 @@ def _apply(
     group: str | None,
 ) -> tuple[RestoredFile, tuple[str, ...]]:
     """Write one planned step (file lock held) and journal it."""
-    current = _snapshot(target)
+    current = _snapshot(engine, target)
     if (current.data if current.exists else None) != before:
         # Another program, ignoring our lock, wrote it since the check.
         raise _stale(entry, current.data if current.exists else None, current.sha256, first=True)
-    if after is None:
-        try:
-            os.unlink(target.real)
-        except OSError as error:
-            raise JournalError(
-                f"Could not delete {target.display}: {error.strerror or error}. "
-                "Nothing was restored.",
-                path=target.display,
-            ) from error
-    else:
-        mode = current.mode if current.exists else entry.mode
-        created = [] if current.exists else engine._make_parents(target)
-        try:
-            atomic_write(target.real, after, display=target.display, mode=mode)
-        except BaseException:
-            for folder in reversed(created):
-                with contextlib.suppress(OSError):
-                    folder.rmdir()
-            raise
+    mode = current.mode if current.exists else entry.mode
+    _write_anchored(engine, target, after, mode=mode, creates=not current.exists)
     hash_after = _sha(after)
     tracker = engine.read_tracker
     if tracker is not None:
@@ -437,9 +420,36 @@ def _apply(
     return restored, notes
 
 
-def _snapshot(target: Target) -> FileSnapshot:
+def _write_anchored(
+    engine: EditEngine, target: Target, data: bytes | None, *, mode: int | None, creates: bool
+) -> None:
+    """Write (or, for ``None``, delete) the file through the workspace's folder descriptors,
+    as every edit does: a folder swapped for a link meanwhile cannot redirect the restore."""
+    name, parts = engine.files.parts_of(target.real)
     try:
-        return read_snapshot(target.real, display=target.display, max_bytes=_NO_LIMIT)
+        with engine.files.directory(
+            parts, display=target.display, create=creates and data is not None
+        ) as folder:
+            if data is None:
+                folder.delete(name, display=target.display)
+                return
+            try:
+                folder.write(name, data, display=target.display, mode=mode)
+            except BaseException:
+                folder.remove_created()
+                raise
+    except MissingFolder:
+        raise StaleFile(
+            f"The folder of {target.display} was moved or deleted during the undo; "
+            "nothing was restored.",
+            path=target.display,
+            hint="Check the folder layout and run undo again.",
+        ) from None
+
+
+def _snapshot(engine: EditEngine, target: Target) -> FileSnapshot:
+    try:
+        return engine.files.read(target.real, display=target.display, max_bytes=_NO_LIMIT)
     except (BinaryFile, UnsupportedEncoding) as error:
         # editengine only ever writes UTF-8 text: someone else put these bytes there.
         raise StaleFile(
@@ -450,8 +460,8 @@ def _snapshot(target: Target) -> FileSnapshot:
         ) from error
 
 
-def _current_bytes(target: Target) -> bytes | None:
-    snapshot = _snapshot(target)
+def _current_bytes(engine: EditEngine, target: Target) -> bytes | None:
+    snapshot = _snapshot(engine, target)
     return snapshot.data if snapshot.exists else None
 
 
