@@ -322,9 +322,34 @@ class ProviderConfigError(FixerError):
 
 
 class InvalidCorrection(FixerError):
-    """The model answered, but not with a usable correction (bad JSON, wrong schema)."""
+    """The model answered, but not with a usable correction (bad JSON, wrong schema, cut off).
+
+    The answer was paid for all the same: ``input_tokens`` / ``output_tokens`` (and the
+    ``provider`` / ``model`` that answered) say what it cost, so telemetry can count it.
+    """
 
     code = "invalid_correction"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        input_tokens: int = 0,
+        output_tokens: int = 0,
+        provider: str | None = None,
+        model: str | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.input_tokens = input_tokens
+        self.output_tokens = output_tokens
+        self.provider = provider
+        self.model = model
+        # Set by the fixer: the prompt that was paid for, and how long the call took.
+        self.prompt_chars = 0
+        self.prompt_bytes = 0
+        self.windowed = False
+        self.latency_ms = 0.0
 
 
 # --------------------------------------------------------------------------- evaluation

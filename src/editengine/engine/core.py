@@ -41,6 +41,7 @@ from editengine.engine.jobs import (
     multi_edit_job,
     multi_failed,
 )
+from editengine.engine.landed import LandedCorrections, landed_plan
 from editengine.engine.relatedness import RelatednessGuard
 from editengine.engine.reporting import (
     diff_of,
@@ -128,6 +129,35 @@ class EditEngine:
         self._observers = observers_of(telemetry)
         self._locks = PathLocks(lock_dir, timeout=lock_timeout)
         self._fuzzy_thresholds = _fuzzy_thresholds(cascade)
+        self._landed = LandedCorrections()
+
+    # ------------------------------------------------------------------ lifetime
+
+    def close(self) -> None:
+        """Release the fixer's resources (its provider's clients); the engine stays usable."""
+        close = getattr(self.fixer, "close", None)
+        if callable(close):
+            close()
+
+    async def aclose(self) -> None:
+        """Async twin of :meth:`close`: awaits the fixer's ``aclose`` when it has one."""
+        aclose = getattr(self.fixer, "aclose", None)
+        if callable(aclose):
+            await aclose()
+        else:
+            self.close()
+
+    def __enter__(self) -> EditEngine:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> EditEngine:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
     # ------------------------------------------------------------------ public API
 
@@ -353,9 +383,16 @@ class EditEngine:
             current = self._read(target)
             if not current.exists:
                 fixing.set_outcome(job, "failed_validation", "the file was deleted")
-                raise self._not_found(target)
+                error = self._not_found(target)
+                error.add_note_for_agent(
+                    "It was deleted while the LLM fixer ran; nothing was written."
+                )
+                raise error
             if current.sha256 != step.snapshot.sha256:
                 record_file(job.state, target, current)
+                landed = self._landed.landed(job, step, current.sha256)
+                if landed is not None:
+                    return self._write(job, landed_plan(job, step, current, landed, self._plan))
             spec = job.specs[0]
             plan = fixing.check_correction(
                 job,
@@ -368,7 +405,10 @@ class EditEngine:
             )
             if self._waits_for_confirm(job, plan):
                 return plan
-            return self._write(job, plan)
+            result = self._write(job, plan)
+            if plan.corrected_by_fixer and result.hash_after is not None:
+                self._landed.record(job, step, result.hash_after, correction)
+            return result
 
     def _commit(self, job: Job, plan: Plan, decision: Decision) -> EditResult:
         """After approval: write, if the file still holds what the approved diff was made from."""
