@@ -107,11 +107,14 @@ class PromptBuilder:
         lines = _file_lines(request.content)
         instruction = (request.instruction or "").strip() or self._default_instruction
         fields = {
-            "file_path": request.file_path,
-            "instruction": instruction,
-            "old_string": request.old_string,
-            "new_string": request.new_string,
-            "error": error_text(request.error),
+            name: _encodable(text)
+            for name, text in {
+                "file_path": request.file_path,
+                "instruction": instruction,
+                "old_string": request.old_string,
+                "new_string": request.new_string,
+                "error": error_text(request.error),
+            }.items()
         }
         room = None
         if max_bytes is not None:
@@ -245,6 +248,19 @@ def _file_heading(line_count: int, shown: Excerpt) -> str:
             "and is not part of the file. Copy your search text only from between such marks."
         )
     return heading
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _encodable(text: str) -> str:
+    """``text`` with each lone surrogate written as its escape (``\\udc80``).
+
+    A lone surrogate cannot be sent as UTF-8: left in, the SDK fails to encode the request
+    and the agent reads a provider error about something it never saw. Files are read as
+    strict UTF-8, so such a character can only come from the agent's own quote.
+    """
+    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def _utf8_len(text: str) -> int:

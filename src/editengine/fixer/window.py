@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from editengine.errors import Region
 
@@ -71,6 +71,11 @@ def _merged(spans: list[LineSpan]) -> tuple[LineSpan, ...]:
 # Longest line shown whole at each step, in characters; None: no line is shortened.
 _CLIP_STEPS: tuple[int | None, ...] = (None, 4_000, 2_000, 1_000, 500, 240)
 _NEEDLE_CHARS = 400
+# Looking for old_string's likeliest lines when the cascade found none: its longest line,
+# cut to this many characters, must be at least this long and this similar (0-100).
+_PROBE_CHARS = 200
+_MIN_PROBE_CHARS = 8
+_PROBE_CUTOFF = 50
 
 
 @dataclass(frozen=True)
@@ -108,8 +113,16 @@ def excerpt(
         return Excerpt("(the file is empty)", (), False)
     focus = _Focus(lines, needle)
     whole = (LineSpan(1, count),)
+    if not policy.applies_to(count):
+        found = _render_within(lines, whole, None, focus, max_bytes, windowed=False)
+        if found is not None:
+            return found
+    if not regions:
+        # The cascade found nothing alike (a short quote lost in long lines scores low
+        # against whole lines): look for the lines holding the part most like old_string.
+        regions = _likely_regions(lines, needle, policy.max_regions)
     for cap in _CLIP_STEPS:
-        if not policy.applies_to(count):
+        if cap is not None and not policy.applies_to(count):
             found = _render_within(lines, whole, cap, focus, max_bytes, windowed=False)
             if found is not None:
                 return found
@@ -128,6 +141,18 @@ def excerpt(
         if found is not None:
             return found
     return None
+
+
+def _likely_regions(lines: Sequence[str], needle: str, limit: int) -> list[Region]:
+    """Lines holding a stretch most like the longest line of ``needle``, best first."""
+    probe = max((line.strip() for line in needle.splitlines()), key=len, default="")
+    probe = probe[:_PROBE_CHARS]
+    if len(probe) < _MIN_PROBE_CHARS:
+        return []
+    found = process.extract(
+        probe, lines, scorer=fuzz.partial_ratio, limit=limit, score_cutoff=_PROBE_CUTOFF
+    )
+    return [Region(index + 1, index + 1, score / 100.0) for _, score, index in found]
 
 
 def _ladder(policy: WindowPolicy) -> list[tuple[int, int]]:
