@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import importlib
 import json
+import ssl
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from types import ModuleType
@@ -150,6 +151,26 @@ def with_cost(
     exc.provider = provider
     exc.model = model
     return exc
+
+
+class SharedTLS:
+    """One TLS context for every client a provider builds, made on first use.
+
+    Building the context (loading the CA bundle) is most of the cost of a new HTTP client,
+    about 0.1 s; the context itself is safe to share across threads and event loops.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._context: ssl.SSLContext | None = None
+
+    def get(self) -> ssl.SSLContext:
+        with self._lock:
+            if self._context is None:
+                import httpx2  # the transport both SDKs send through
+
+                self._context = httpx2.create_ssl_context()
+            return self._context
 
 
 class CallClients:

@@ -8,6 +8,7 @@ from typing import Any
 from editengine.errors import FixerError, InvalidCorrection
 from editengine.providers._sdk import (
     CallClients,
+    SharedTLS,
     import_sdk,
     map_sdk_error,
     parse_json_object,
@@ -71,9 +72,20 @@ class AnthropicProvider:
         key = (
             resolve_api_key("anthropic", api_key) if client is None or async_client is None else ""
         )
+        tls = SharedTLS()
         self._clients = CallClients(
-            lambda: self._sdk.Anthropic(api_key=key, base_url=base_url, max_retries=0),
-            lambda: self._sdk.AsyncAnthropic(api_key=key, base_url=base_url, max_retries=0),
+            lambda: self._sdk.Anthropic(
+                api_key=key,
+                base_url=base_url,
+                max_retries=0,
+                http_client=self._sdk.DefaultHttpxClient(verify=tls.get()),
+            ),
+            lambda: self._sdk.AsyncAnthropic(
+                api_key=key,
+                base_url=base_url,
+                max_retries=0,
+                http_client=self._sdk.DefaultAsyncHttpxClient(verify=tls.get()),
+            ),
             given_sync=client,
             given_async=async_client,
         )
