@@ -31,7 +31,9 @@ class FlightTimeout(Exception):
 class SingleFlight(Generic[T]):
     """One call at a time per key; callers that arrive meanwhile share its outcome."""
 
-    def __init__(self) -> None:
+    def __init__(self, share_error: Callable[[Exception], Exception] | None = None) -> None:
+        # How a follower receives the leader's exception (a copy of its own, say).
+        self._share_error = share_error or (lambda error: error)
         self._lock = threading.Lock()
         self._flights: dict[str, concurrent.futures.Future[T]] = {}
 
@@ -56,6 +58,8 @@ class SingleFlight(Generic[T]):
                 continue
             except concurrent.futures.TimeoutError:
                 raise FlightTimeout from None
+            except Exception as error:
+                raise self._share_error(error) from None
 
     async def arun(
         self, key: str, call: Callable[[], Awaitable[T]], *, wait: float
@@ -81,6 +85,8 @@ class SingleFlight(Generic[T]):
                 continue
             except asyncio.TimeoutError:
                 raise FlightTimeout from None
+            except Exception as error:
+                raise self._share_error(error) from None
 
     def _join(self, key: str) -> tuple[concurrent.futures.Future[T], bool]:
         with self._lock:

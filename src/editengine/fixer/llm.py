@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 import re
 import time
@@ -76,7 +77,7 @@ class LLMFixer:
         self.provider = provider
         self.timeout = timeout
         self.budget = prompt_budget or PromptBudget()
-        self._flights: SingleFlight[Correction] = SingleFlight()
+        self._flights: SingleFlight[Correction] = SingleFlight(share_error=_shared_error)
         self.cache = CorrectionCache(cache_size)
         self.prompts = prompts or PromptBuilder(
             window=WindowPolicy(
@@ -264,6 +265,15 @@ class LLMFixer:
 
     def _elapsed_ms(self, started: float) -> float:
         return max(0.0, (self._clock() - started) * 1000.0)
+
+
+def _shared_error(error: Exception) -> Exception:
+    """The leader's error as a caller that shared its call receives it: a copy of its own
+    (an exception object is not raised in two threads at once), charged nothing."""
+    shared = copy.copy(error)
+    if isinstance(shared, InvalidCorrection):
+        shared.input_tokens = shared.output_tokens = 0
+    return shared
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
