@@ -360,7 +360,9 @@ def test_a_megabyte_file_of_310_lines_goes_out_under_200_kb(
         )
 
 
-def test_one_huge_line_is_shortened_around_the_edit(backend, httpx2_mock, make_engine, write):
+def test_one_huge_line_is_shortened_around_the_edit(
+    backend, httpx2_mock, make_engine, write, capsys
+):
     rng = random.Random(3)
     filler = "".join(f"x{rng.randint(0, 9999)}=1;" for _ in range(60_000))  # ~400 KB
     target = "var limit=computeLimit(user,{tier:'gold'});"
@@ -380,6 +382,11 @@ def test_one_huge_line_is_shortened_around_the_edit(backend, httpx2_mock, make_e
     assert len(route.calls[0].request.content) < 200_000
     assert target in user and "characters not shown" in user
     assert result.corrected_by_fixer and path.read_text() == content.replace(target, fixed)
+    with capsys.disabled():
+        print(
+            f"\n[{backend.name}] one line of {len(content.encode()):,} bytes: request body "
+            f"{len(route.calls[0].request.content):,} bytes"
+        )
 
 
 # ---------------------------------------------------------------------- invalid answers
