@@ -35,7 +35,7 @@ class AnswerServer:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def do_POST(self) -> None:  # noqa: N802 (the http.server spelling)
+            def do_POST(self) -> None:
                 self.rfile.read(int(self.headers.get("content-length", 0)))
                 outer.requests += 1
                 self.send_response(200)
