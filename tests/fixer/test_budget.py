@@ -32,12 +32,13 @@ def test_the_byte_limit_is_the_tighter_of_bytes_and_tokens():
     # an 8k-token model: half its window, less the answer's tokens, at 3 bytes a token
     assert budget.limit_bytes("gpt-4", 1_000) == (4_096 - 1_000) * 3
     assert PromptBudget(max_bytes=500_000, max_tokens=10_000).limit_bytes("gpt-4.1") == 30_000
+    assert PromptBudget(max_tokens=500).limit_bytes("gpt-4.1") == 8_000  # the floor
     assert budget.estimate_tokens(3_001) == 1_001
 
 
 @pytest.mark.parametrize(
     "options",
-    [{"max_bytes": 10}, {"max_tokens": 3}, {"bytes_per_token": 0}, {"context_share": 1.5}],
+    [{"max_bytes": 5_000}, {"max_tokens": 3}, {"bytes_per_token": 0}, {"context_share": 1.5}],
 )
 def test_a_nonsense_budget_is_a_bad_request(options):
     with pytest.raises(BadRequest):
@@ -109,14 +110,14 @@ def test_without_a_closest_region_the_likeliest_line_is_shown():
 
 def test_an_edit_larger_than_the_budget_is_not_sent():
     provider = ScriptedProvider([ANSWER])
-    fixer = LLMFixer(provider, prompt_budget=PromptBudget(max_bytes=5_000))
+    fixer = LLMFixer(provider, prompt_budget=PromptBudget(max_bytes=8_000))
     huge = "x = 1\n" * 2_000  # 12 KB of old_string
 
     with pytest.raises(PromptTooLarge) as caught:
         fixer.correct(make_request(old=huge))
 
     assert provider.requests == []  # nothing paid for
-    assert "prompt budget of 5,000 bytes" in str(caught.value)
+    assert "prompt budget of 8,000 bytes" in str(caught.value)
     assert "Quote a smaller old_string" in str(caught.value)
 
 

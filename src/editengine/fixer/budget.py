@@ -34,6 +34,8 @@ MODEL_CONTEXT_TOKENS: dict[str, int] = {
     "o4-mini": 200_000,
     "claude": 200_000,
 }
+# Below this no prompt fits: the fixer's instructions and the edit's frame take ~3.5 KB.
+MIN_PROMPT_BYTES = 8_000
 # A model not in the table is assumed to have a modest window.
 DEFAULT_CONTEXT_TOKENS = 128_000
 
@@ -57,9 +59,10 @@ class PromptBudget:
     context_share: float = 0.5
 
     def __post_init__(self) -> None:
-        if self.max_bytes < 2_000:
+        if self.max_bytes < MIN_PROMPT_BYTES:
             raise BadRequest(
-                f"PromptBudget: max_bytes must be at least 2000 (got {self.max_bytes})."
+                f"PromptBudget: max_bytes must be at least {MIN_PROMPT_BYTES:,} "
+                f"(got {self.max_bytes:,}): the fixer's instructions alone take about 3.5 KB."
             )
         if self.max_tokens is not None and self.max_tokens < 500:
             raise BadRequest(
@@ -84,7 +87,8 @@ class PromptBudget:
     def limit_bytes(self, model: str | None, output_tokens: int = 0) -> int:
         """The prompt's byte limit for ``model``: the tighter of the two limits."""
         by_tokens = int(self.token_limit(model, output_tokens) * self.bytes_per_token)
-        return min(self.max_bytes, by_tokens)
+        # No prompt fits below the floor: a model that small gets the floor and its answer.
+        return max(MIN_PROMPT_BYTES, min(self.max_bytes, by_tokens))
 
     def estimate_tokens(self, size_bytes: int) -> int:
         return math.ceil(size_bytes / self.bytes_per_token)
