@@ -234,11 +234,62 @@ def test_twenty_threads_share_one_call_and_all_succeed(backend, httpx2_mock, mak
     for result in results:
         assert result.corrected_by_fixer
         if result.no_change:
-            assert any("identical edit running at the same time" in n for n in result.notes)
+            assert any("An identical edit" in n and "already applied" in n for n in result.notes)
     called = fixer_events(memory)
     assert len(called) == CALLERS
     assert sum(event["input_tokens"] for event in called) == 120  # the one call, counted once
     assert sum(not event["cache_hit"] for event in called) == 1
+
+
+def test_callers_arriving_after_the_write_are_told_it_landed(
+    backend, httpx2_mock, make_engine, write
+):
+    # An instant answer: some callers read the file only after the first write. Their
+    # old_string fails on the new content too; the engine knows which edit made it.
+    path = write("billing.py", BILLING)
+    route = httpx2_mock.post(backend.url).mock(return_value=backend.answer(GOOD_ANSWER))
+    engine = make_engine(backend)
+    results: list[object] = []
+    failures: list[BaseException] = []
+    start = threading.Barrier(CALLERS)
+
+    def caller() -> None:
+        start.wait()
+        try:
+            results.append(engine.edit("billing.py", WRONG_OLD, WRONG_NEW, instruction=INSTRUCTION))
+        except BaseException as error:
+            failures.append(error)
+
+    threads = [threading.Thread(target=caller) for _ in range(CALLERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+
+    assert failures == [] and len(results) == CALLERS
+    assert route.call_count <= 2
+    assert path.read_bytes() == BILLING_FIXED.encode()
+    assert sum(not r.no_change for r in results) == 1
+
+
+def test_the_same_edit_sent_again_is_already_applied(backend, httpx2_mock, make_engine, write):
+    path = write("billing.py", BILLING)
+    route = httpx2_mock.post(backend.url).mock(return_value=backend.answer(GOOD_ANSWER))
+    engine = make_engine(backend)
+
+    first = engine.edit("billing.py", WRONG_OLD, WRONG_NEW, instruction=INSTRUCTION)
+    again = engine.edit("billing.py", WRONG_OLD, WRONG_NEW, instruction=INSTRUCTION)
+
+    assert first.replacements == 1 and not first.no_change
+    assert again.no_change and again.corrected_by_fixer and again.replacements == 0
+    assert any("already applied" in note for note in again.notes)
+    assert route.call_count == 1  # no model asked the second time
+    assert path.read_bytes() == BILLING_FIXED.encode()
+    # any other content takes the usual path: the fixer is asked again
+    path.write_bytes(("# edited by hand\n" + BILLING_FIXED).encode())
+    with pytest.raises(NoMatch):
+        engine.edit("billing.py", WRONG_OLD, WRONG_NEW, instruction=INSTRUCTION)
+    assert route.call_count == 2
 
 
 async def test_twenty_tasks_share_one_call_and_all_succeed(

@@ -370,7 +370,11 @@ class EditEngine:
             except NoMatch as error:
                 if self.fixer is None or job.operation != "edit":
                     raise
-                return fixing.fix_request(job, target, snapshot, error)
+                step = fixing.fix_request(job, target, snapshot, error)
+                landed = self._landed.landed(job, step, snapshot.sha256)
+                if landed is not None:  # an identical edit's correction made this content
+                    return self._write(job, landed_plan(job, step, snapshot, landed, self._plan))
+                return step
             plan = self._plan(target, snapshot, computed)
             if self._waits_for_confirm(job, plan):
                 return plan

@@ -4,12 +4,14 @@ Twenty callers sending the same failing edit at once share one fixer call (the f
 single flight) and get the same correction. The first to take the file's lock writes it;
 the others then find the file changed while the fixer ran, their old_string still wrong
 and the correction's search gone — and would be told ``NoMatch`` although the edit they
-asked for landed. So the engine remembers, per request and per content read, the hash its
-corrected write produced: a caller that read the same content, asked the same thing, and
-now finds exactly that hash is told the truth — the change is already there.
+asked for landed. A caller that reads the file only after that write would even pay for a
+second call, and be refused. So the engine remembers, per file and request, the hash its
+corrected write produced: a caller with the same request that finds exactly that content
+(when it first reads the file, or when it re-reads it after the fixer) is told the truth —
+the change is already there — and no model is asked.
 
-Only an exact hash match counts: any other change to the file in between takes the usual
-path (re-match, re-check), so nothing is ever reported applied that is not on disk.
+Only an exact hash match counts: any other change to the file takes the usual path
+(cascade, fixer, re-check), so nothing is ever reported applied that is not on disk.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from editengine.engine import fixing
 from editengine.engine.jobs import Computed, Job, NeedsFix, Plan
 from editengine.files import FileSnapshot
 from editengine.fixer.protocol import Correction
+from editengine.state import FixerCall
 
 MakePlan = Callable[..., Plan]
 
@@ -36,7 +39,7 @@ class _Landed:
 
 
 class LandedCorrections:
-    """A small LRU: (file, content read, request) -> the hash the corrected write produced."""
+    """A small LRU: (file, request) -> the hash its last corrected write produced."""
 
     def __init__(self, maxsize: int = 64) -> None:
         self.maxsize = maxsize
@@ -52,7 +55,7 @@ class LandedCorrections:
                 self._entries.popitem(last=False)
 
     def landed(self, job: Job, step: NeedsFix, current_sha256: str | None) -> Correction | None:
-        """The correction an identical request wrote, if the file now holds exactly that."""
+        """The correction an identical request wrote, if the file holds exactly its result."""
         with self._lock:
             entry = self._entries.get(_key(job, step))
         if entry is None or entry.hash_after != current_sha256:
@@ -65,12 +68,16 @@ def landed_plan(
 ) -> Plan:
     """A no-change plan on ``current``: the requested change is there already."""
     fixing.mark_fixer_pass(job)
-    if job.state.fixer is not None:
-        job.state.fixer.outcome = "no_change"
-        job.state.fixer.note = "an identical edit running at the same time applied it"
+    if job.state.fixer is None:  # found on the first read: no model was asked
+        job.state.fixer = FixerCall(
+            provider=correction.provider, model=correction.model, cache_hit=True
+        )
+    job.state.fixer.outcome = "no_change"
+    job.state.fixer.note = "an identical edit applied this correction already"
     job.notes.append(
-        "An identical edit running at the same time applied this change while the LLM fixer "
-        "ran; the file already holds it, so nothing was written."
+        "An identical edit (sent at the same time, or just before) already applied this "
+        "change through the LLM fixer; the file holds exactly its result, so nothing was "
+        "written."
     )
     computed = Computed(current.text, 0, "already_applied", True)
     return make_plan(
@@ -87,7 +94,6 @@ def _key(job: Job, step: NeedsFix) -> str:
     payload = json.dumps(
         [
             str(step.target.real),
-            step.snapshot.sha256,
             request.old_string,
             request.new_string,
             request.instruction,
