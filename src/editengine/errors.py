@@ -321,6 +321,13 @@ class ProviderConfigError(FixerError):
     code = "provider_config"
 
 
+class PromptTooLarge(FixerError):
+    """The failed edit alone (old_string, new_string, instruction) is over the fixer's prompt
+    budget, so no model was asked."""
+
+    code = "fixer_prompt_too_large"
+
+
 class InvalidCorrection(FixerError):
     """The model answered, but not with a usable correction (bad JSON, wrong schema, cut off).
 

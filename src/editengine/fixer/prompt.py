@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from editengine._resources import prompt_text
-from editengine.errors import BadRequest, EditError, FixerError, NoMatch, Region
+from editengine.errors import BadRequest, EditError, NoMatch, PromptTooLarge, Region
 from editengine.fixer.protocol import FixRequest
 from editengine.fixer.window import CLIP_MARK_CLOSE, CLIP_MARK_OPEN, Excerpt, WindowPolicy, excerpt
 
@@ -63,12 +63,6 @@ class Prompt:
     def size_bytes(self) -> int:
         """UTF-8 bytes of the system and user prompts together."""
         return _utf8_len(self.system) + _utf8_len(self.user)
-
-
-class PromptTooLarge(FixerError):
-    """The failed edit alone (old_string, new_string, instruction) is over the prompt budget."""
-
-    code = "fixer_prompt_too_large"
 
 
 class PromptBuilder:
