@@ -24,7 +24,8 @@
     │   ├── FixerTimeout           fixer_timeout
     │   ├── ProviderError          provider_error   (.transient: worth retrying)
     │   ├── ProviderConfigError    provider_config
-    │   └── InvalidCorrection      invalid_correction
+    │   ├── PromptTooLarge         fixer_prompt_too_large
+    │   └── InvalidCorrection      invalid_correction (.input_tokens/.output_tokens: its cost)
     └── EvaluationError            (the evaluation harness could not run)
         ├── InvalidDataset         invalid_dataset
         └── EngineCommandFailed    engine_command_failed
