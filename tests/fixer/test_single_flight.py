@@ -232,3 +232,26 @@ def test_a_follower_that_waits_too_long_gets_flight_timeout():
 
 def _raise_value_error() -> int:
     raise ValueError("boom")
+
+
+async def test_a_sync_call_on_the_leading_tasks_thread_does_not_wait_for_it(fix_request):
+    # Blocking the event loop's own thread on a call that loop must finish would hang
+    # until the deadline; that caller makes its own call instead.
+    calls = []
+
+    async def answer(request):
+        calls.append(request)
+        await asyncio.sleep(0.3)
+        return ProviderReply(ANSWER)
+
+    fixer = LLMFixer(CallbackProvider(answer), timeout=5)
+    leader = asyncio.ensure_future(fixer.acorrect(fix_request))
+    await asyncio.sleep(0.05)
+
+    started = time.monotonic()
+    correction = fixer.correct(fix_request)  # sync, on the loop's thread
+    elapsed = time.monotonic() - started
+    await leader
+
+    assert correction.search == ANSWER["search"]
+    assert len(calls) == 2 and elapsed < 2.0

@@ -36,6 +36,7 @@ class SingleFlight(Generic[T]):
         self._share_error = share_error or (lambda error: error)
         self._lock = threading.Lock()
         self._flights: dict[str, concurrent.futures.Future[T]] = {}
+        self._leaders: dict[str, int] = {}  # key -> the leading caller's thread
 
     def __len__(self) -> int:
         """Calls under way."""
@@ -52,6 +53,10 @@ class SingleFlight(Generic[T]):
             future, leader = self._join(key)
             if leader:
                 return self._lead(key, future, call), False
+            if self._led_from_here(key):
+                # A sync call on the thread whose event loop runs the leading task: waiting
+                # would block the loop that must finish the call. It calls on its own.
+                return call(), False
             try:
                 return future.result(timeout=wait), True
             except _LeaderGone:
@@ -95,7 +100,12 @@ class SingleFlight(Generic[T]):
                 return future, False
             future = concurrent.futures.Future()
             self._flights[key] = future
+            self._leaders[key] = threading.get_ident()
             return future, True
+
+    def _led_from_here(self, key: str) -> bool:
+        with self._lock:
+            return self._leaders.get(key) == threading.get_ident()
 
     def _lead(self, key: str, future: concurrent.futures.Future[T], call: Callable[[], T]) -> T:
         try:
@@ -119,6 +129,7 @@ class SingleFlight(Generic[T]):
         with self._lock:
             if self._flights.get(key) is future:
                 del self._flights[key]
+                self._leaders.pop(key, None)
         if error is None:
             future.set_result(value)  # type: ignore[arg-type]
         elif isinstance(error, Exception):
