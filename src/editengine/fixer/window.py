@@ -76,6 +76,9 @@ _NEEDLE_CHARS = 400
 _PROBE_CHARS = 200
 _MIN_PROBE_CHARS = 8
 _PROBE_CUTOFF = 50
+# Larger files are not probed: it costs up to ~0.2 s per MB (most in many mid-length lines).
+_PROBE_MAX_LINES = 5_000
+_PROBE_MAX_CHARS = 3_000_000
 
 
 @dataclass(frozen=True)
@@ -147,7 +150,9 @@ def _likely_regions(lines: Sequence[str], needle: str, limit: int) -> list[Regio
     """Lines holding a stretch most like the longest line of ``needle``, best first."""
     probe = max((line.strip() for line in needle.splitlines()), key=len, default="")
     probe = probe[:_PROBE_CHARS]
-    if len(probe) < _MIN_PROBE_CHARS:
+    too_costly = len(lines) > _PROBE_MAX_LINES or sum(map(len, lines)) > _PROBE_MAX_CHARS
+    if len(probe) < _MIN_PROBE_CHARS or too_costly:
+        # Many short lines: the cascade's own similarity search already had its chance.
         return []
     found = process.extract(
         probe, lines, scorer=fuzz.partial_ratio, limit=limit, score_cutoff=_PROBE_CUTOFF
