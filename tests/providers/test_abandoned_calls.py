@@ -130,3 +130,38 @@ def test_close_ends_a_sync_call_under_way(server, name):
     assert not worker.is_alive()
     assert len(failures) == 1  # the call failed (as a project error), it did not hang
     assert type(failures[0]).__module__ == "editengine.errors"
+
+
+@pytest.mark.parametrize("name", ["openai", "anthropic"])
+def test_closing_the_engine_ends_its_fixer_call(server, name, tmp_path):
+    from editengine.engine import EditEngine
+    from editengine.errors import NoMatch
+
+    from ..integration.conftest import BILLING, WRONG_NEW, WRONG_OLD
+
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "billing.py").write_text(BILLING)
+    fixer = LLMFixer(_provider(name, server.port), timeout=10, max_attempts=1)
+    engine = EditEngine(root, fixer=fixer, lock_dir=tmp_path / "locks")
+    failures: list[BaseException] = []
+
+    def edit() -> None:
+        try:
+            engine.edit("billing.py", WRONG_OLD, WRONG_NEW)
+        except BaseException as error:
+            failures.append(error)
+
+    worker = threading.Thread(target=edit)
+    worker.start()
+    while server.requests == 0 and worker.is_alive():
+        time.sleep(0.02)
+    closed_at = time.monotonic()
+    with engine:  # leaving the block closes the engine, and with it the call under way
+        pass
+    worker.join(3.0)
+
+    assert not worker.is_alive() and time.monotonic() - closed_at < 3.0
+    assert len(failures) == 1 and isinstance(failures[0], NoMatch)
+    assert "The LLM fixer could not correct it" in str(failures[0])
+    assert (root / "billing.py").read_text() == BILLING
