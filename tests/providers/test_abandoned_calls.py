@@ -165,3 +165,29 @@ def test_closing_the_engine_ends_its_fixer_call(server, name, tmp_path):
     assert len(failures) == 1 and isinstance(failures[0], NoMatch)
     assert "The LLM fixer could not correct it" in str(failures[0])
     assert (root / "billing.py").read_text() == BILLING
+
+
+@pytest.mark.parametrize("name", ["openai", "anthropic"])
+async def test_aclose_ends_an_async_call_under_way(server, name, tmp_path):
+    import asyncio
+
+    from editengine.engine import EditEngine
+    from editengine.errors import NoMatch
+
+    from ..integration.conftest import BILLING, WRONG_NEW, WRONG_OLD
+
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "billing.py").write_text(BILLING)
+    fixer = LLMFixer(_provider(name, server.port), timeout=10, max_attempts=1)
+    engine = EditEngine(root, fixer=fixer, lock_dir=tmp_path / "locks")
+    task = asyncio.ensure_future(engine.aedit("billing.py", WRONG_OLD, WRONG_NEW))
+    while server.requests == 0 and not task.done():
+        await asyncio.sleep(0.02)
+
+    await engine.aclose()
+    with pytest.raises(NoMatch, match="The LLM fixer could not correct it"):
+        await asyncio.wait_for(task, 3.0)
+
+    assert (root / "billing.py").read_text() == BILLING
+    assert fixer.provider._clients.in_flight == 0
