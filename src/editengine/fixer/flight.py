@@ -130,6 +130,8 @@ class SingleFlight(Generic[T]):
             if self._flights.get(key) is future:
                 del self._flights[key]
                 self._leaders.pop(key, None)
+        if future.cancelled():  # nobody can be waiting on a cancelled future
+            return
         if error is None:
             future.set_result(value)  # type: ignore[arg-type]
         elif isinstance(error, Exception):
