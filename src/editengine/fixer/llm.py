@@ -110,8 +110,8 @@ class LLMFixer:
             return self._from_cache(correction, started) if shared else correction
         except FlightTimeout:
             raise self._runner.timed_out_waiting() from None
-        except FixerError as exc:
-            raise exc
+        except FixerError:
+            raise
         except Exception as exc:
             raise _unexpected(exc) from exc
 
@@ -128,8 +128,8 @@ class LLMFixer:
             return self._from_cache(correction, started) if shared else correction
         except FlightTimeout:
             raise self._runner.timed_out_waiting() from None
-        except FixerError as exc:
-            raise exc
+        except FixerError:
+            raise
         except Exception as exc:
             raise _unexpected(exc) from exc
 
