@@ -540,7 +540,7 @@ def test_a_refusal_after_the_file_changed_shows_the_current_file(
 
     message = str(caught.value)
     assert "The file changed on disk while the LLM fixer ran" in message
-    assert "its current content" in message
+    assert "this error describes its current content" in message
     # the closest region is where it is now, two lines further down than at the first read
     assert caught.value.closest and caught.value.closest[0].start_line == 8
     assert path.read_bytes() == (header + BILLING).encode()

@@ -185,8 +185,8 @@ def _as_of_now(step: NeedsFix, error: MatchError) -> NeedsFix:
     text, and say that the file changed.
     """
     changed = (
-        "The file changed on disk while the LLM fixer ran: the text above is its current "
-        "content, not what you read."
+        "The file changed on disk while the LLM fixer ran: this error describes its "
+        "current content, not what you read."
     )
     if isinstance(error, NoMatch):
         now = NoMatch(error.message, closest=error.closest, hint=error.hint, trace=error.trace)
