@@ -6,6 +6,8 @@ import random
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from editengine.errors import BadRequest, NoMatch, Region
 from editengine.fixer import LLMFixer, PromptBuilder, WindowPolicy
@@ -151,3 +153,33 @@ def test_every_prompt_of_a_random_file_fits_its_budget():
         assert prompt.size_bytes <= budget
         # the closest line is always among those shown
         assert re.search(rf"^ *{line}\t", prompt.user, re.MULTILINE)
+
+
+_LINE = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"),
+    max_size=3_000,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    lines=st.lists(_LINE, max_size=40),
+    budget=st.integers(8_000, 30_000),
+    old=st.text(max_size=300),
+    regions=st.lists(
+        st.tuples(st.integers(-2, 50), st.integers(0, 5), st.floats(0, 1)), max_size=4
+    ),
+    threshold=st.integers(0, 50),
+)
+def test_any_prompt_fits_its_budget_or_is_refused(lines, budget, old, regions, threshold):
+    content = "\n".join(lines) + ("\n" if lines else "")
+    closest = tuple(Region(start, start + extra, sim) for start, extra, sim in regions)
+    request = make_request(content, old=old, new="new")
+    request = type(request)(**{**request.__dict__, "error": NoMatch("nf", closest=closest)})
+    builder = PromptBuilder(window=WindowPolicy(threshold_lines=threshold))
+
+    try:
+        prompt = builder.build(request, max_bytes=budget)
+    except PromptTooLarge:
+        return
+    assert prompt.size_bytes <= budget
