@@ -410,7 +410,7 @@ class EditEngine:
             if self._waits_for_confirm(job, plan):
                 return plan
             result = self._write(job, plan)
-            if plan.corrected_by_fixer and result.hash_after is not None:
+            if plan.corrected_by_fixer and _written(result) and result.hash_after is not None:
                 self._landed.record(job, step, result.hash_after, correction)
             return result
 
