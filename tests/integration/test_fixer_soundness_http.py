@@ -272,6 +272,40 @@ def test_callers_arriving_after_the_write_are_told_it_landed(
     assert sum(not r.no_change for r in results) == 1
 
 
+def test_engines_sharing_one_fixer_learn_from_each_others_writes(
+    backend, httpx2_mock, make_engine, write, workspace, tmp_path
+):
+    from editengine.engine import EditEngine
+
+    path = write("billing.py", BILLING)
+    route = httpx2_mock.post(backend.url).mock(side_effect=slow_answer(backend, 0.2))
+    fixer = make_engine(backend).fixer
+    engines = [
+        EditEngine(workspace, fixer=fixer, lock_dir=tmp_path / "locks") for _ in range(CALLERS)
+    ]
+    results: list[object] = []
+    failures: list[BaseException] = []
+    start = threading.Barrier(CALLERS)
+
+    def caller(engine) -> None:
+        start.wait()
+        try:
+            results.append(engine.edit("billing.py", WRONG_OLD, WRONG_NEW, instruction=INSTRUCTION))
+        except BaseException as error:
+            failures.append(error)
+
+    threads = [threading.Thread(target=caller, args=(engine,)) for engine in engines]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+
+    assert failures == [] and len(results) == CALLERS
+    assert route.call_count == 1
+    assert path.read_bytes() == BILLING_FIXED.encode()
+    assert sum(not r.no_change for r in results) == 1
+
+
 def test_the_same_edit_sent_again_is_already_applied(backend, httpx2_mock, make_engine, write):
     path = write("billing.py", BILLING)
     route = httpx2_mock.post(backend.url).mock(return_value=backend.answer(GOOD_ANSWER))

@@ -41,7 +41,7 @@ from editengine.engine.jobs import (
     multi_edit_job,
     multi_failed,
 )
-from editengine.engine.landed import LandedCorrections, landed_plan
+from editengine.engine.landed import SHARED_LANDED, landed_plan
 from editengine.engine.relatedness import RelatednessGuard
 from editengine.engine.reporting import (
     diff_of,
@@ -129,7 +129,7 @@ class EditEngine:
         self._observers = observers_of(telemetry)
         self._locks = PathLocks(lock_dir, timeout=lock_timeout)
         self._fuzzy_thresholds = _fuzzy_thresholds(cascade)
-        self._landed = LandedCorrections()
+        self._landed = SHARED_LANDED
 
     # ------------------------------------------------------------------ lifetime
 
@@ -371,9 +371,9 @@ class EditEngine:
                 if self.fixer is None or job.operation != "edit":
                     raise
                 step = fixing.fix_request(job, target, snapshot, error)
-                landed = self._landed.landed(job, step, snapshot.sha256)
-                if landed is not None:  # an identical edit's correction made this content
-                    return self._write(job, landed_plan(job, step, snapshot, landed, self._plan))
+                applied = self._landed.landed(job, step, snapshot.sha256)
+                if applied is not None:  # an identical edit's correction made this content
+                    return self._write(job, landed_plan(job, step, snapshot, applied, self._plan))
                 return step
             plan = self._plan(target, snapshot, computed)
             if self._waits_for_confirm(job, plan):
@@ -394,9 +394,9 @@ class EditEngine:
                 raise error
             if current.sha256 != step.snapshot.sha256:
                 record_file(job.state, target, current)
-                landed = self._landed.landed(job, step, current.sha256)
-                if landed is not None:
-                    return self._write(job, landed_plan(job, step, current, landed, self._plan))
+                applied = self._landed.landed(job, step, current.sha256)
+                if applied is not None:
+                    return self._write(job, landed_plan(job, step, current, applied, self._plan))
             spec = job.specs[0]
             plan = fixing.check_correction(
                 job,

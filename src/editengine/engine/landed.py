@@ -63,6 +63,11 @@ class LandedCorrections:
         return entry.correction
 
 
+# One for the process: the key names the file by its real path, so engines on the same
+# files (each with its own lock-holding writes) learn from one another's corrected writes.
+SHARED_LANDED = LandedCorrections(maxsize=256)
+
+
 def landed_plan(
     job: Job, step: NeedsFix, current: FileSnapshot, correction: Correction, make_plan: MakePlan
 ) -> Plan:
