@@ -152,6 +152,7 @@ def test_an_invalid_answer_is_charged_to_the_caller_that_paid_for_it(fix_request
 
     assert gate.calls == 1 and len(errors) == 5
     assert sorted(error.input_tokens for error in errors) == [0, 0, 0, 0, 100]
+    assert sum(getattr(error, "shared_call", False) for error in errors) == 4
 
 
 def test_a_failure_is_not_shared_with_a_later_caller(fix_request):

@@ -362,7 +362,8 @@ def test_concurrent_callers_share_a_failure_too(backend, httpx2_mock, make_engin
         return backend.error(400)
 
     route = httpx2_mock.post(backend.url).mock(side_effect=refused)
-    engine = make_engine(backend)
+    memory = MemorySink()
+    engine = make_engine(backend, telemetry=Telemetry(sinks=[memory]))
     errors: list[BaseException] = []
     start = threading.Barrier(8)
 
@@ -383,6 +384,8 @@ def test_concurrent_callers_share_a_failure_too(backend, httpx2_mock, make_engin
     assert len(errors) == 8 and all(isinstance(error, NoMatch) for error in errors)
     assert all("HTTP 400" in str(error) for error in errors)
     assert path.read_bytes() == BILLING.encode()
+    called = fixer_events(memory)
+    assert len(called) == 8 and sum(not event["cache_hit"] for event in called) == 1
 
 
 # ---------------------------------------------------------------------- prompt budget

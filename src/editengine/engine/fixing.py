@@ -260,6 +260,8 @@ def _fixer_failed(
             f"{reason} The model's answer was at fault, not your edit; "
             "your old_string still does not match the file."
         )
+    # A caller that shared a concurrent identical request's call made none of its own.
+    call.cache_hit = getattr(error, "shared_call", False) is True
     job.state.fixer = call
     mark_fixer_pass(job)
     step.error.add_note_for_agent(f"The LLM fixer could not correct it: {reason}")

@@ -273,6 +273,8 @@ def _shared_error(error: Exception) -> Exception:
     shared = copy.copy(error)
     if isinstance(shared, InvalidCorrection):
         shared.input_tokens = shared.output_tokens = 0
+    # Telemetry records such a caller as answered without a call of its own (cache_hit).
+    shared.shared_call = True  # type: ignore[attr-defined]
     return shared
 
 
