@@ -24,7 +24,8 @@
     │   ├── FixerTimeout           fixer_timeout
     │   ├── ProviderError          provider_error   (.transient: worth retrying)
     │   ├── ProviderConfigError    provider_config
-    │   └── InvalidCorrection      invalid_correction
+    │   ├── PromptTooLarge         fixer_prompt_too_large
+    │   └── InvalidCorrection      invalid_correction (.input_tokens/.output_tokens: its cost)
     ├── EvaluationError            (the evaluation harness could not run)
     │   ├── InvalidDataset         invalid_dataset
     │   └── EngineCommandFailed    engine_command_failed
@@ -324,10 +325,42 @@ class ProviderConfigError(FixerError):
     code = "provider_config"
 
 
+class PromptTooLarge(FixerError):
+    """The failed edit alone (old_string, new_string, instruction) is over the fixer's prompt
+    budget, so no model was asked."""
+
+    code = "fixer_prompt_too_large"
+
+
 class InvalidCorrection(FixerError):
-    """The model answered, but not with a usable correction (bad JSON, wrong schema)."""
+    """The model answered, but not with a usable correction (bad JSON, wrong schema, cut off).
+
+    The answer was paid for all the same: ``input_tokens`` / ``output_tokens`` (and the
+    ``provider`` / ``model`` that answered) say what it cost, so telemetry can count it.
+    """
 
     code = "invalid_correction"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        input_tokens: int = 0,
+        output_tokens: int = 0,
+        provider: str | None = None,
+        model: str | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.input_tokens = input_tokens
+        self.output_tokens = output_tokens
+        self.provider = provider
+        self.model = model
+        # Set by the fixer: the prompt that was paid for, and how long the call took.
+        self.prompt_chars = 0
+        self.prompt_bytes = 0
+        self.windowed = False
+        self.latency_ms = 0.0
 
 
 # --------------------------------------------------------------------------- evaluation

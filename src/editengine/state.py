@@ -15,7 +15,9 @@ from typing import Literal, Protocol
 
 from editengine.results import TierAttempt
 
-FixerOutcome = Literal["corrected", "no_change", "failed_validation", "timeout", "error"]
+FixerOutcome = Literal[
+    "corrected", "no_change", "failed_validation", "invalid_answer", "timeout", "error"
+]
 EditOutcome = Literal["success", "no_change", "error"]
 
 
@@ -32,6 +34,10 @@ class FixerCall:
     cache_hit: bool = False
     windowed: bool = False
     prompt_chars: int = 0
+    # UTF-8 bytes of the prompt, its estimated tokens, and the byte budget it was held to.
+    prompt_bytes: int = 0
+    prompt_tokens: int = 0
+    prompt_budget_bytes: int | None = None
     note: str | None = None
     # The fixer's configured deadline, retries included; None when the fixer has none.
     deadline_ms: float | None = None

@@ -91,3 +91,29 @@ def test_concurrent_use_keeps_the_cache_consistent():
 
     assert errors == []
     assert len(cache) == 50
+
+
+def test_the_key_includes_the_error_text_but_not_notes_added_later():
+    from editengine.errors import NoMatch, Region
+
+    base = make_request()
+    other_place = dataclasses.replace(
+        base, error=NoMatch("old_string was not found.", closest=(Region(7, 9, 0.6),))
+    )
+    other_words = dataclasses.replace(base, error=NoMatch("old_string matched nothing."))
+    noted = make_request()
+    noted.error.add_note_for_agent("The LLM fixer could not correct it: timeout.")
+
+    assert correction_key(other_place) != correction_key(base)
+    assert correction_key(other_words) != correction_key(base)
+    assert correction_key(noted) == correction_key(base)
+
+
+def test_a_lone_surrogate_anywhere_in_the_request_makes_a_key():
+    for field in ("old", "new", "instruction"):
+        request = make_request(**{field: "x = '\ud800'"})
+
+        key = correction_key(request)
+
+        assert len(key) == 64 and key != correction_key(make_request())
+    assert correction_key(make_request(old="\udc80")) != correction_key(make_request(old="\udc81"))

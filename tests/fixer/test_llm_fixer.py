@@ -142,7 +142,7 @@ def test_provider_exceptions_surface_as_fixer_errors(clock):
 
 def test_a_broken_prompt_builder_is_still_a_fixer_error(clock):
     class Broken:
-        def build(self, request):
+        def build(self, request, **options):
             raise RuntimeError("template bug")
 
     fixer = _fixer(ScriptedProvider([ANSWER]), clock, prompts=Broken())

@@ -74,11 +74,14 @@ async def test_the_async_engine_applies_a_correction(backend, httpx2_mock, make_
     ("proposed", "why"),
     [
         # not in the file at all
-        (answer(search="    for row in rows:\n"), "does not place the edit safely"),
+        (
+            answer(search="    for row in rows:\n"),
+            "does not place the edit safely (it is not in the file)",
+        ),
         # in the file twice (subtotal and count_items): which one would be a guess
         (
             answer(search="    total = 0\n    for item in items:\n"),
-            "does not place the edit safely (old_string matches 2 places",
+            "does not place the edit safely (it matches 2 places: lines 7-8, lines 14-15)",
         ),
     ],
     ids=["no_match", "matches_twice"],
@@ -96,6 +99,10 @@ def test_a_correction_that_does_not_place_the_edit_is_refused(
     message = str(caught.value)
     assert message.startswith("old_string was not found in the file")  # the original error
     assert f"The LLM fixer proposed a correction, but its search text {why}" in message
+    # the fixer's search is what failed: nothing past the original error blames old_string
+    # for matching twice, and the note says whose answer was wrong
+    assert "old_string matches" not in message
+    assert "The model's answer was not used" in message
     assert caught.value.closest and caught.value.closest[0].start_line == 6
 
 

@@ -199,3 +199,20 @@ def test_recording_after_a_hand_edited_last_line_keeps_records_apart(tmp_path):
     assert len(replay) == 2
     assert replay.complete_json("s", "a", {}, timeout=1).data == {"n": 0}
     assert replay.complete_json("s", "b", {}, timeout=1).data == {"n": 1}
+
+
+async def test_a_recording_cassette_closes_its_real_provider(tmp_path):
+    closed = []
+
+    class Recorder(ScriptedProvider):
+        def close(self) -> None:
+            closed.append("sync")
+
+        async def aclose(self) -> None:
+            closed.append("async")
+
+    replay = ReplayProvider(tmp_path / "c.jsonl", record_with=Recorder())
+    replay.close()
+    await replay.aclose()
+
+    assert closed == ["sync", "async"]

@@ -69,11 +69,23 @@ def test_a_missing_sdk_says_which_extra_to_install(backend, monkeypatch):
     assert f'pip install "editengine[{backend.name}]"' in str(caught.value)
 
 
-def test_sdk_clients_do_not_retry_on_their_own(backend):
+def test_sdk_clients_do_not_retry_on_their_own(backend, httpx2_mock):
+    route = httpx2_mock.post(backend.url).mock(side_effect=[backend.error(500)] * 3)
     provider = backend.provider()
 
-    assert provider._client.max_retries == 0
-    assert provider._async_client.max_retries == 0
+    with pytest.raises(ProviderError):
+        provider.complete_json("s", "u", CORRECTION_SCHEMA, timeout=5)
+
+    assert route.call_count == 1  # the SDK's own retry loop is off: retries are the fixer's
+
+
+async def test_async_sdk_clients_do_not_retry_on_their_own(backend, httpx2_mock):
+    route = httpx2_mock.post(backend.url).mock(side_effect=[backend.error(500)] * 3)
+
+    with pytest.raises(ProviderError):
+        await backend.provider().acomplete_json("s", "u", CORRECTION_SCHEMA, timeout=5)
+
+    assert route.call_count == 1
 
 
 def test_base_url_is_honoured(backend, httpx2_mock):

@@ -48,6 +48,9 @@ FIXER = COMMON | {
     "windowed",
     "prompt_chars",
     "deadline_ms",
+    "prompt_bytes",
+    "prompt_tokens",
+    "prompt_budget_bytes",
 }
 FINISHED = COMMON | {
     "outcome",

@@ -44,6 +44,7 @@ from editengine.engine.jobs import (
     multi_edit_job,
     multi_failed,
 )
+from editengine.engine.landed import SHARED_LANDED, landed_plan
 from editengine.engine.relatedness import RelatednessGuard
 from editengine.engine.reporting import (
     diff_of,
@@ -141,6 +142,35 @@ class EditEngine:
         self.journal: Journal | None = (
             Journal(self.root) if journal is True else journal if journal else None
         )
+        self._landed = SHARED_LANDED
+
+    # ------------------------------------------------------------------ lifetime
+
+    def close(self) -> None:
+        """Release the fixer's resources (its provider's clients); the engine stays usable."""
+        close = getattr(self.fixer, "close", None)
+        if callable(close):
+            close()
+
+    async def aclose(self) -> None:
+        """Async twin of :meth:`close`: awaits the fixer's ``aclose`` when it has one."""
+        aclose = getattr(self.fixer, "aclose", None)
+        if callable(aclose):
+            await aclose()
+        else:
+            self.close()
+
+    def __enter__(self) -> EditEngine:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> EditEngine:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
     # ------------------------------------------------------------------ public API
 
@@ -400,7 +430,11 @@ class EditEngine:
         except NoMatch as error:
             if self.fixer is None or job.operation != "edit":
                 raise
-            return fixing.fix_request(job, target, snapshot, error)
+            step = fixing.fix_request(job, target, snapshot, error)
+            applied = self._landed.landed(job, step, snapshot.sha256)
+            if applied is not None:  # an identical edit's correction made this content
+                return landed_plan(job, step, snapshot, applied, self._plan)
+            return step
         return self._plan(target, snapshot, computed)
 
     def _after_fix(self, job: Job, step: NeedsFix, correction: Correction) -> EditResult | Plan:
@@ -409,9 +443,14 @@ class EditEngine:
         current = self._read(target)
         if not current.exists:
             fixing.set_outcome(job, "failed_validation", "the file was deleted")
-            raise self._not_found(target)
+            error = self._not_found(target)
+            error.add_note_for_agent("It was deleted while the LLM fixer ran; nothing was written.")
+            raise error
         if current.sha256 != step.snapshot.sha256:
             record_file(job.state, target, current)
+            applied = self._landed.landed(job, step, current.sha256)
+            if applied is not None:
+                return self._write(job, landed_plan(job, step, current, applied, self._plan))
         spec = job.specs[0]
         plan = fixing.check_correction(
             job,
@@ -426,7 +465,10 @@ class EditEngine:
             return plan
         if not self._writes_now(job, plan):
             return self._write(job, plan)  # writes nothing: dry run or no change
-        return self._locked_write(job, plan, "while the correction was checked")
+        result = self._locked_write(job, plan, "while the correction was checked")
+        if plan.corrected_by_fixer and _written(result) and result.hash_after is not None:
+            self._landed.record(job, step, result.hash_after, correction)
+        return result
 
     def _commit(self, job: Job, plan: Plan, decision: Decision) -> EditResult:
         """After approval: write, if the file still holds what the approved diff was made from."""

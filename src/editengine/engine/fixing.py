@@ -9,6 +9,7 @@ caller's original :class:`~editengine.errors.NoMatch` with a note saying why.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
@@ -17,7 +18,17 @@ from typing import Any
 from editengine.engine.edit_equivalence import NotTheRequestedEdit
 from editengine.engine.jobs import Computed, Job, NeedsFix, Plan
 from editengine.engine.relatedness import RelatednessGuard
-from editengine.errors import EditError, FixerError, FixerTimeout, MatchError, NoMatch, Region
+from editengine.errors import (
+    AmbiguousMatch,
+    CountMismatch,
+    EditError,
+    FixerError,
+    FixerTimeout,
+    InvalidCorrection,
+    MatchError,
+    NoMatch,
+    Region,
+)
 from editengine.files import FileSnapshot, Target
 from editengine.fixer.protocol import Correction, Fixer, FixRequest
 from editengine.state import FixerCall, FixerOutcome
@@ -97,6 +108,7 @@ def check_correction(
                 "The file changed on disk while the LLM fixer ran; the correction was "
                 "checked against the new content."
             )
+            step = _as_of_now(step, error)
         else:
             mark_fixer_pass(job)
             call.note = "not used: the original edit matched the changed file"
@@ -149,9 +161,8 @@ def check_correction(
     try:
         computed = match(current.text, correction.search, replacement)
     except MatchError as error:
-        first_line = error.message.splitlines()[0] if error.message else error.code
         raise refuse(
-            job, step, f"its search text does not place the edit safely ({first_line})"
+            job, step, f"its search text does not place the edit safely ({_search_failed(error)})"
         ) from error
     if computed.no_change and other is None:
         # The cascade judged the correction applied already; that is a success only where
@@ -195,8 +206,47 @@ def _not_applied_where_meant(guard: RelatednessGuard, closest: tuple[Region, ...
 def refuse(job: Job, step: NeedsFix, why: str) -> NoMatch:
     """The original error, noted with why the fixer's answer was not used."""
     set_outcome(job, "failed_validation", why)
-    step.error.add_note_for_agent(f"The LLM fixer proposed a correction, but {why}.")
+    step.error.add_note_for_agent(
+        f"The LLM fixer proposed a correction, but {why}. The model's answer was not used; "
+        "your old_string still does not match the file, so correct it and try again."
+    )
     return step.error
+
+
+def _as_of_now(step: NeedsFix, error: MatchError) -> NeedsFix:
+    """``step`` whose error describes the file as it is now (it changed during the call).
+
+    The first read's snippet and line numbers are stale: a refusal must show the current
+    text, and say that the file changed.
+    """
+    changed = (
+        "The file changed on disk while the LLM fixer ran: this error describes its "
+        "current content, not what you read."
+    )
+    if isinstance(error, NoMatch):
+        now = NoMatch(error.message, closest=error.closest, hint=error.hint, trace=error.trace)
+        for note in step.error.notes_for_agent:
+            now.add_note_for_agent(note)
+        now.add_note_for_agent(changed)
+        return dataclasses.replace(step, error=now)
+    first_line = error.message.splitlines()[0] if error.message else error.code
+    step.error.add_note_for_agent(
+        f"The file changed on disk while the LLM fixer ran; on its current content, {first_line}"
+    )
+    return step
+
+
+def _search_failed(error: MatchError) -> str:
+    """Why the fixer's search text failed, said of *its* search, never of old_string."""
+    if isinstance(error, AmbiguousMatch):
+        places = ", ".join(region.describe() for region in error.candidates)
+        return f"it matches {len(error.candidates)} places: {places}"
+    if isinstance(error, CountMismatch):
+        return f"it matches {error.found} places, not the {error.expected} expected"
+    if isinstance(error, NoMatch):
+        return "it is not in the file"
+    first_line = error.message.splitlines()[0] if error.message else error.code
+    return first_line.replace("old_string", "its search text")
 
 
 def set_outcome(job: Job, outcome: FixerOutcome, note: str) -> None:
@@ -223,7 +273,7 @@ def _fixer_failed(
     provider = getattr(fixer, "provider", None)
     provider_name = getattr(provider, "name", None)
     model = getattr(provider, "model", None)
-    job.state.fixer = FixerCall(
+    call = FixerCall(
         provider=provider_name if isinstance(provider_name, str) else None,
         model=model if isinstance(model, str) else None,
         outcome="timeout" if isinstance(error, FixerTimeout) else "error",
@@ -231,6 +281,23 @@ def _fixer_failed(
         note=reason,
         deadline_ms=_deadline_ms(fixer),
     )
+    if isinstance(error, InvalidCorrection):
+        # The model answered and was paid for; its answer was the problem, not an outage.
+        call.outcome = "invalid_answer"
+        call.provider = error.provider or call.provider
+        call.model = error.model or call.model
+        call.input_tokens = error.input_tokens
+        call.output_tokens = error.output_tokens
+        call.prompt_chars = error.prompt_chars
+        call.prompt_bytes = error.prompt_bytes
+        call.windowed = error.windowed
+        reason = (
+            f"{reason} The model's answer was at fault, not your edit; "
+            "your old_string still does not match the file."
+        )
+    # A caller that shared a concurrent identical request's call made none of its own.
+    call.cache_hit = getattr(error, "shared_call", False) is True
+    job.state.fixer = call
     mark_fixer_pass(job)
     step.error.add_note_for_agent(f"The LLM fixer could not correct it: {reason}")
     return step.error
@@ -247,6 +314,9 @@ def _fixer_call(fixer: Fixer | None, correction: Correction) -> FixerCall:
         cache_hit=correction.cache_hit,
         windowed=correction.windowed,
         prompt_chars=correction.prompt_chars,
+        prompt_bytes=getattr(correction, "prompt_bytes", 0),
+        prompt_tokens=getattr(correction, "prompt_tokens", 0),
+        prompt_budget_bytes=getattr(correction, "prompt_budget_bytes", None),
         deadline_ms=_deadline_ms(fixer),
     )
 

@@ -5,6 +5,7 @@
 Anthropic. The engine validates every :class:`Correction` before writing.
 """
 
+from editengine.fixer.budget import PromptBudget
 from editengine.fixer.cache import CorrectionCache, correction_key
 from editengine.fixer.deadline import Backoff
 from editengine.fixer.factory import PROVIDER_NAMES, make_fixer, make_provider
@@ -25,6 +26,7 @@ __all__ = [
     "LLMFixer",
     "LineSpan",
     "Prompt",
+    "PromptBudget",
     "PromptBuilder",
     "ProposedCorrection",
     "WindowPolicy",

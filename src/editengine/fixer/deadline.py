@@ -5,8 +5,9 @@ but only on transient provider errors (rate limit, connection, provider timeout,
 with exponential backoff plus jitter (longer if the provider sent ``Retry-After``),
 until the call succeeds, ``max_attempts`` is reached or the next attempt could not start
 before the deadline. A call that blocks past the deadline is abandoned: the sync runner
-waits for a worker thread only as long as the time left, the async runner uses
-:func:`asyncio.wait_for`.
+waits for a worker thread only as long as the time left and then ends the request (see
+:mod:`editengine.providers.abandon`), the async runner uses :func:`asyncio.wait_for`,
+which cancels it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from tenacity import AsyncRetrying, RetryCallState, Retrying, retry_if_exception
 from tenacity.wait import wait_exponential, wait_random
 
 from editengine.errors import FixerError, FixerTimeout, ProviderError
+from editengine.providers.abandon import CallScope
 
 T = TypeVar("T")
 
@@ -138,6 +140,14 @@ class DeadlineRunner:
             raise self._timed_out(attempts - 1)
         return remaining
 
+    def timed_out_waiting(self) -> FixerTimeout:
+        """The deadline passed while waiting for an identical request's call to finish."""
+        return FixerTimeout(
+            f"The LLM fixer ({self._label}) did not answer within its {self.timeout:g} s deadline "
+            "(waiting for the same correction requested concurrently).",
+            hint="The original edit error stands; fix old_string by hand or raise the timeout.",
+        )
+
     def _timed_out(self, attempts: int) -> FixerTimeout:
         return FixerTimeout(
             f"The LLM fixer ({self._label}) did not answer within its {self.timeout:g} s deadline "
@@ -185,6 +195,8 @@ def _in_thread(call: Callable[[float], T], remaining: float) -> tuple[bool, T | 
     """
     future: concurrent.futures.Future[T] = concurrent.futures.Future()
     context = contextvars.copy_context()
+    scope = CallScope()
+    context.run(scope.enter)  # the provider registers how to end its request here
 
     def work() -> None:
         if not future.set_running_or_notify_cancel():
@@ -199,6 +211,9 @@ def _in_thread(call: Callable[[float], T], remaining: float) -> tuple[bool, T | 
     threading.Thread(target=work, name="editengine-fixer-call", daemon=True).start()
     done, _ = concurrent.futures.wait([future], timeout=remaining)
     if not done:
+        # Given up: end the request (its client is closed), so a server still sending
+        # slowly does not keep this thread and its socket busy past the deadline.
+        scope.abandon()
         return False, None
     exc = future.exception()
     if exc is None:

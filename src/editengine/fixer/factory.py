@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from editengine.errors import BadRequest
+from editengine.fixer.budget import PromptBudget
 from editengine.fixer.llm import LLMFixer
 from editengine.providers.base import Provider
 
@@ -45,10 +46,11 @@ def make_fixer(
     base_url: str | None = None,
     timeout: float = 40.0,
     cache_size: int = 50,
+    prompt_budget: PromptBudget | None = None,
 ) -> LLMFixer:
     """An :class:`LLMFixer` on OpenAI or Anthropic; the API key defaults to the SDK's env var.
 
     >>> fixer = make_fixer("anthropic", model="claude-haiku-4-5")  # doctest: +SKIP
     """
     provider = make_provider(provider_name, model=model, api_key=api_key, base_url=base_url)
-    return LLMFixer(provider, timeout=timeout, cache_size=cache_size)
+    return LLMFixer(provider, timeout=timeout, cache_size=cache_size, prompt_budget=prompt_budget)

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from editengine._resources import prompt_text
-from editengine.errors import BadRequest, EditError, NoMatch, Region
+from editengine.errors import BadRequest, EditError, NoMatch, PromptTooLarge, Region
 from editengine.fixer.protocol import FixRequest
-from editengine.fixer.window import LineSpan, WindowPolicy
+from editengine.fixer.window import CLIP_MARK_CLOSE, CLIP_MARK_OPEN, Excerpt, WindowPolicy, excerpt
 
 _PLACEHOLDER = re.compile(r"\{\{([a-z_]+)\}\}")
 _USER_FIELDS = frozenset(
@@ -37,6 +37,8 @@ _USER_FIELDS = frozenset(
     }
 )
 _BOUNDARY_LENGTH = 16
+# Bytes kept for the file heading, block markers and boundary tokens when fitting a budget.
+_SLACK_BYTES = 1_200
 
 
 @dataclass(frozen=True)
@@ -48,10 +50,19 @@ class Prompt:
     windowed: bool
     file_lines: int
     shown_lines: int
+    # Lines shown shortened (cut around the failed search) to keep within the budget.
+    clipped_lines: int = 0
+    # The byte limit the prompt was built within; None when built without one.
+    budget_bytes: int | None = None
 
     @property
     def chars(self) -> int:
         return len(self.system) + len(self.user)
+
+    @property
+    def size_bytes(self) -> int:
+        """UTF-8 bytes of the system and user prompts together."""
+        return _utf8_len(self.system) + _utf8_len(self.user)
 
 
 class PromptBuilder:
@@ -81,32 +92,75 @@ class PromptBuilder:
         ).strip()
         _check_user_template(self._user)
 
-    def build(self, request: FixRequest) -> Prompt:
+    def build(self, request: FixRequest, *, max_bytes: int | None = None) -> Prompt:
+        """The prompt for ``request``; within ``max_bytes`` UTF-8 bytes when given.
+
+        Raises :class:`PromptTooLarge` when the edit itself leaves no room for one line of
+        the file.
+        """
         lines = _file_lines(request.content)
-        windowed = self.window.applies_to(len(lines))
-        spans = (
-            self.window.spans(len(lines), _closest(request.error))
-            if windowed
-            else (LineSpan(1, len(lines)),)
-        )
-        file_content = _numbered(lines, spans) if lines else "(the file is empty)"
         instruction = (request.instruction or "").strip() or self._default_instruction
         fields = {
-            "file_path": request.file_path,
-            "instruction": instruction,
-            "old_string": request.old_string,
-            "new_string": request.new_string,
-            "error": error_text(request.error),
-            "file_content": file_content,
+            name: _encodable(text)
+            for name, text in {
+                "file_path": request.file_path,
+                "instruction": instruction,
+                "old_string": request.old_string,
+                "new_string": request.new_string,
+                "error": error_text(request.error),
+            }.items()
         }
-        fields["boundary"] = choose_boundary(fields.values())
-        fields["file_heading"] = _file_heading(len(lines), spans, windowed)
+        room = None
+        if max_bytes is not None:
+            # What the prompt weighs without the file; the heading and markers fit in slack.
+            bare = self._render(fields, "", "", windowed=True)
+            room = max_bytes - _utf8_len(bare.system) - _utf8_len(bare.user) - _SLACK_BYTES
+        for _ in range(3):
+            shown = None if room is not None and room <= 0 else self._excerpt(lines, request, room)
+            if shown is None:
+                raise self._too_large(request, max_bytes)
+            prompt = self._render(
+                fields, shown.text, _file_heading(len(lines), shown), windowed=shown.windowed,
+                file_lines=len(lines), shown_lines=shown.shown_lines,
+                clipped_lines=shown.clipped_lines, budget_bytes=max_bytes,
+            )  # fmt: skip
+            if max_bytes is None or room is None or prompt.size_bytes <= max_bytes:
+                return prompt
+            room -= prompt.size_bytes - max_bytes + _SLACK_BYTES  # the slack was not enough
+        raise self._too_large(request, max_bytes)
+
+    def _excerpt(self, lines: list[str], request: FixRequest, room: int | None) -> Excerpt | None:
+        return excerpt(
+            self.window, lines, _closest(request.error), needle=request.old_string, max_bytes=room
+        )
+
+    def _render(
+        self, fields: dict[str, str], file_content: str, heading: str, *, windowed: bool,
+        file_lines: int = 0, shown_lines: int = 0, clipped_lines: int = 0,
+        budget_bytes: int | None = None,
+    ) -> Prompt:  # fmt: skip
+        filled = {**fields, "file_content": file_content}
+        filled["boundary"] = choose_boundary(filled.values())
+        filled["file_heading"] = heading
         return Prompt(
             system=self._system.strip(),
-            user=fill(self._user, fields).strip() + "\n",
+            user=fill(self._user, filled).strip() + "\n",
             windowed=windowed,
-            file_lines=len(lines),
-            shown_lines=sum(span.end - span.start + 1 for span in spans) if lines else 0,
+            file_lines=file_lines,
+            shown_lines=shown_lines,
+            clipped_lines=clipped_lines,
+            budget_bytes=budget_bytes,
+        )
+
+    @staticmethod
+    def _too_large(request: FixRequest, max_bytes: int | None) -> PromptTooLarge:
+        edit_bytes = _utf8_len(request.old_string) + _utf8_len(request.new_string)
+        return PromptTooLarge(
+            f"The failed edit is too large for the fixer's prompt budget of {max_bytes:,} "
+            f"bytes (old_string and new_string alone are {edit_bytes:,} bytes), so the LLM "
+            "fixer was not asked.",
+            hint="Quote a smaller old_string (only the lines that change, plus a line of "
+            "context), or raise the fixer's PromptBudget(max_bytes=...).",
         )
 
 
@@ -170,28 +224,38 @@ def _file_lines(content: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-def _numbered(lines: Sequence[str], spans: Sequence[LineSpan]) -> str:
-    width = len(str(len(lines)))
-    out: list[str] = []
-    previous_end = 0
-    for span in spans:
-        if span.start > previous_end + 1:
-            out.append(f"⋮ lines {previous_end + 1}-{span.start - 1} not shown")
-        out.extend(
-            f"{number:>{width}}\t{lines[number - 1]}" for number in range(span.start, span.end + 1)
-        )
-        previous_end = span.end
-    if previous_end < len(lines):
-        out.append(f"⋮ lines {previous_end + 1}-{len(lines)} not shown")
-    return "\n".join(out)
-
-
-def _file_heading(line_count: int, spans: Sequence[LineSpan], windowed: bool) -> str:
-    if not windowed:
+def _file_heading(line_count: int, shown: Excerpt) -> str:
+    if not shown.windowed and not shown.clipped_lines:
         return f"The whole file ({line_count} lines), with line numbers:"
-    shown = ", ".join(f"{span.start}-{span.end}" for span in spans)
-    return (
-        f"An excerpt of the file: it has {line_count} lines, and only lines {shown} are shown, "
+    ranges = ", ".join(f"{span.start}-{span.end}" for span in shown.spans)
+    heading = (
+        f"An excerpt of the file: it has {line_count} lines, and only lines {ranges} are shown, "
         "around the places most similar to the failed search, with their original line "
         "numbers. Your search text must come from the lines shown."
+        if shown.windowed
+        else f"The whole file ({line_count} lines), with line numbers."
     )
+    if shown.clipped_lines:
+        heading += (
+            f" {shown.clipped_lines} long line(s) are shortened: "
+            f"{CLIP_MARK_OPEN}N characters not shown{CLIP_MARK_CLOSE} marks text left out, "
+            "and is not part of the file. Copy your search text only from between such marks."
+        )
+    return heading
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _encodable(text: str) -> str:
+    """``text`` with each lone surrogate written as its escape (``\\udc80``).
+
+    A lone surrogate cannot be sent as UTF-8: left in, the SDK fails to encode the request
+    and the agent reads a provider error about something it never saw. Files are read as
+    strict UTF-8, so such a character can only come from the agent's own quote.
+    """
+    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def _utf8_len(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))

@@ -42,6 +42,10 @@ class Correction:
     output_tokens: int = 0
     prompt_chars: int = 0
     windowed: bool = False
+    # UTF-8 bytes of the prompt, its estimated tokens, and the byte budget it was held to.
+    prompt_bytes: int = 0
+    prompt_tokens: int = 0
+    prompt_budget_bytes: int | None = None
 
 
 @runtime_checkable

@@ -7,12 +7,18 @@ maps either to the project's error tree.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib
 import json
+import ssl
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
 from types import ModuleType
 from typing import Any
 
 from editengine.errors import FixerError, InvalidCorrection, ProviderConfigError, ProviderError
+from editengine.providers.abandon import on_abandon
 
 # HTTP statuses a retry may cure: request timeout, conflict, rate limit; plus every 5xx.
 _TRANSIENT_STATUSES = frozenset({408, 409, 429})
@@ -102,10 +108,158 @@ def _retry_after(exc: BaseException) -> float | None:
 
 
 def _detail(exc: BaseException) -> str:
+    """What the API said went wrong, in words: its error body's message and type when it sent
+    one (the SDK's own message may embed the body as a Python dict repr), else the message."""
+    said = _body_message(getattr(exc, "body", None))
+    if said:
+        return _clip(said)
     message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
     return _clip(str(message))
+
+
+def _body_message(body: Any) -> str | None:
+    # Anthropic: {"type": "error", "error": {"type": ..., "message": ...}};
+    # OpenAI (already unwrapped by the SDK): {"message": ..., "type": ...}.
+    if not isinstance(body, dict):
+        return None
+    inner = body.get("error")
+    error = inner if isinstance(inner, dict) else body
+    message = error.get("message")
+    if not isinstance(message, str) or not message.strip():
+        return None
+    kind = error.get("type")
+    return f"{message.strip()} ({kind})" if isinstance(kind, str) and kind else message.strip()
 
 
 def _clip(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= _DETAIL_LIMIT else text[: _DETAIL_LIMIT - 3] + "..."
+
+
+def with_cost(
+    exc: InvalidCorrection,
+    usage: Any,
+    *,
+    input_name: str,
+    output_name: str,
+    provider: str,
+    model: str,
+) -> InvalidCorrection:
+    """``exc`` carrying what the rejected answer cost (the tokens were paid for)."""
+    exc.input_tokens = usage_count(usage, input_name)
+    exc.output_tokens = usage_count(usage, output_name)
+    exc.provider = provider
+    exc.model = model
+    return exc
+
+
+class SharedTLS:
+    """One TLS context for every client a provider builds, made on first use.
+
+    Building the context (loading the CA bundle) is most of the cost of a new HTTP client,
+    about 0.1 s; the context itself is safe to share across threads and event loops.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._context: ssl.SSLContext | None = None
+
+    def get(self) -> ssl.SSLContext:
+        with self._lock:
+            if self._context is None:
+                import httpx2  # the transport both SDKs send through
+
+                self._context = httpx2.create_ssl_context()
+            return self._context
+
+
+class CallClients:
+    """The SDK clients a provider's calls go through.
+
+    A client given by the caller is used for every call and never closed here (its owner
+    closes it). Otherwise each call builds its own client and closes it when the call ends:
+    no client is shared between threads or event loops, so an engine used under a second
+    ``asyncio.run`` cannot meet a connection bound to a closed loop, and nothing is left
+    open for the garbage collector to close. A sync call's client is also closed the moment
+    its caller abandons it (:func:`editengine.providers.abandon.on_abandon`), so a slow
+    server cannot keep the worker thread reading.
+    """
+
+    def __init__(
+        self,
+        make_sync: Callable[[], Any],
+        make_async: Callable[[], Any],
+        *,
+        given_sync: Any = None,
+        given_async: Any = None,
+    ) -> None:
+        self._make_sync = make_sync
+        self._make_async = make_async
+        self._given_sync = given_sync
+        self._given_async = given_async
+        self._lock = threading.Lock()
+        self._live_sync: set[Any] = set()
+        self._live_async: dict[Any, asyncio.AbstractEventLoop] = {}
+
+    @contextlib.contextmanager
+    def sync(self) -> Iterator[Any]:
+        if self._given_sync is not None:
+            yield self._given_sync
+            return
+        client = self._make_sync()
+        with self._lock:
+            self._live_sync.add(client)
+        on_abandon(client.close)
+        try:
+            yield client
+        finally:
+            with self._lock:
+                self._live_sync.discard(client)
+            with contextlib.suppress(Exception):
+                client.close()
+
+    @contextlib.asynccontextmanager
+    async def async_(self) -> AsyncIterator[Any]:
+        if self._given_async is not None:
+            yield self._given_async
+            return
+        client = self._make_async()
+        with self._lock:
+            self._live_async[client] = asyncio.get_running_loop()
+        try:
+            yield client
+        finally:
+            with self._lock:
+                self._live_async.pop(client, None)
+            with contextlib.suppress(Exception):
+                await client.close()
+
+    @property
+    def in_flight(self) -> int:
+        """Calls under way with a client built here."""
+        with self._lock:
+            return len(self._live_sync) + len(self._live_async)
+
+    def close(self) -> None:
+        """End the sync calls under way (their clients are closed; they fail)."""
+        with self._lock:
+            clients, self._live_sync = list(self._live_sync), set()
+        for client in clients:
+            with contextlib.suppress(Exception):
+                client.close()
+
+    async def aclose(self) -> None:
+        """End the calls under way: sync ones, and async ones on the running event loop.
+
+        An async call on another loop is left to that loop: its client closes when the
+        call ends there.
+        """
+        self.close()
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            mine = [client for client, owner in self._live_async.items() if owner is loop]
+            for client in mine:
+                self._live_async.pop(client, None)
+        for client in mine:
+            with contextlib.suppress(Exception):
+                await client.close()

@@ -1,4 +1,4 @@
-"""Anthropic through the official ``anthropic`` SDK: a forced tool call carries the JSON."""
+"""Anthropic through the official ``anthropic`` SDK: a forced, strict tool call carries the JSON."""
 
 from __future__ import annotations
 
@@ -6,18 +6,47 @@ import json
 from typing import Any
 
 from editengine.errors import FixerError, InvalidCorrection
-from editengine.providers._sdk import import_sdk, map_sdk_error, parse_json_object, usage_count
+from editengine.providers._sdk import (
+    CallClients,
+    SharedTLS,
+    import_sdk,
+    map_sdk_error,
+    parse_json_object,
+    usage_count,
+    with_cost,
+)
 from editengine.providers.base import ProviderReply
 from editengine.providers.credentials import API_KEY_ENV_VARS, resolve_api_key
 
 DEFAULT_ANTHROPIC_MODEL = "claude-haiku-4-5"
 
+# Stop reasons that mean the answer was cut short: its tool input may lack its end even
+# when every key is present (a ``replace`` cut mid-way deletes what follows).
+_CUT_OFF = frozenset({"max_tokens", "model_context_window_exceeded"})
+# Stop reasons of a finished answer. None: a proxy that leaves it out.
+_FINISHED = frozenset({"tool_use", "end_turn", "stop_sequence", None})
+# Model families older than strict tool use (tools[].strict); the API refuses it for them.
+_NO_STRICT_PREFIXES = ("claude-2", "claude-instant", "claude-3")
+
+
+def supports_strict_tools(model: str) -> bool:
+    """Whether the Messages API takes ``strict: true`` on a tool for ``model``."""
+    return not model.lower().startswith(_NO_STRICT_PREFIXES)
+
 
 class AnthropicProvider:
     """Asks a Claude model to call one tool whose ``input_schema`` is the wanted schema.
 
-    ``tool_choice`` forces that tool, so the answer is the tool_use block's input.
-    The SDK clients are built with ``max_retries=0``: retries belong to the caller.
+    ``tool_choice`` forces that tool, so the answer is the tool_use block's input. The tool
+    is sent with ``strict: true`` (the API then guarantees the input follows the schema)
+    for models that support it; ``strict_tools`` overrides the choice. The stop reason is
+    read before the tool input: an answer cut off at the token limit is invalid, even if
+    its input has every key.
+
+    The SDK clients are built with ``max_retries=0``: retries belong to the caller. Unless
+    ``client`` / ``async_client`` are given (and then owned and closed by the caller), each
+    call builds its own client and closes it when done, so the provider is safe across
+    threads and event loops.
     """
 
     name = "anthropic"
@@ -33,21 +62,33 @@ class AnthropicProvider:
         max_output_tokens: int = 4096,
         temperature: float | None = None,
         tool_name: str = "submit_correction",
+        strict_tools: bool | None = None,
     ) -> None:
         self.model = model
+        self.max_output_tokens = max_output_tokens
+        self.strict_tools = supports_strict_tools(model) if strict_tools is None else strict_tools
         self._sdk = import_sdk("anthropic")
         self._env_var = API_KEY_ENV_VARS["anthropic"]
-        if client is None or async_client is None:
-            key = resolve_api_key("anthropic", api_key)
-            if client is None:
-                client = self._sdk.Anthropic(api_key=key, base_url=base_url, max_retries=0)
-            if async_client is None:
-                async_client = self._sdk.AsyncAnthropic(
-                    api_key=key, base_url=base_url, max_retries=0
-                )
-        self._client = client
-        self._async_client = async_client
-        self._max_output_tokens = max_output_tokens
+        key = (
+            resolve_api_key("anthropic", api_key) if client is None or async_client is None else ""
+        )
+        tls = SharedTLS()
+        self._clients = CallClients(
+            lambda: self._sdk.Anthropic(
+                api_key=key,
+                base_url=base_url,
+                max_retries=0,
+                http_client=self._sdk.DefaultHttpxClient(verify=tls.get()),
+            ),
+            lambda: self._sdk.AsyncAnthropic(
+                api_key=key,
+                base_url=base_url,
+                max_retries=0,
+                http_client=self._sdk.DefaultAsyncHttpxClient(verify=tls.get()),
+            ),
+            given_sync=client,
+            given_async=async_client,
+        )
         self._temperature = temperature
         self._tool_name = tool_name
 
@@ -55,7 +96,8 @@ class AnthropicProvider:
         self, system: str, user: str, schema: dict[str, Any], *, timeout: float
     ) -> ProviderReply:
         try:
-            message = self._client.messages.create(**self._params(system, user, schema, timeout))
+            with self._clients.sync() as client:
+                message = client.messages.create(**self._params(system, user, schema, timeout))
             return self._reply(message)
         except FixerError:
             raise
@@ -66,30 +108,52 @@ class AnthropicProvider:
         self, system: str, user: str, schema: dict[str, Any], *, timeout: float
     ) -> ProviderReply:
         try:
-            message = await self._async_client.messages.create(
-                **self._params(system, user, schema, timeout)
-            )
+            async with self._clients.async_() as client:
+                message = await client.messages.create(
+                    **self._params(system, user, schema, timeout)
+                )
             return self._reply(message)
         except FixerError:
             raise
         except Exception as exc:  # every other failure leaves as a project error
             raise self._mapped(exc) from exc
 
+    def close(self) -> None:
+        """End calls under way on clients this provider built (given clients stay open)."""
+        self._clients.close()
+
+    async def aclose(self) -> None:
+        """Async twin of :meth:`close`."""
+        await self._clients.aclose()
+
+    def __enter__(self) -> AnthropicProvider:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> AnthropicProvider:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
     def _params(
         self, system: str, user: str, schema: dict[str, Any], timeout: float
     ) -> dict[str, Any]:
+        tool: dict[str, Any] = {
+            "name": self._tool_name,
+            "description": "Submit the answer. Always answer by calling this tool.",
+            "input_schema": schema,
+        }
+        if self.strict_tools:
+            tool["strict"] = True
         params: dict[str, Any] = {
             "model": self.model,
-            "max_tokens": self._max_output_tokens,
+            "max_tokens": self.max_output_tokens,
             "system": system,
             "messages": [{"role": "user", "content": user}],
-            "tools": [
-                {
-                    "name": self._tool_name,
-                    "description": "Submit the answer. Always answer by calling this tool.",
-                    "input_schema": schema,
-                }
-            ],
+            "tools": [tool],
             "tool_choice": {"type": "tool", "name": self._tool_name},
             "timeout": timeout,
         }
@@ -98,25 +162,48 @@ class AnthropicProvider:
         return params
 
     def _reply(self, message: Any) -> ProviderReply:
-        for block in getattr(message, "content", None) or []:
-            if getattr(block, "type", None) == "tool_use" and block.name == self._tool_name:
-                data = self._tool_input(block.input)
-                usage = getattr(message, "usage", None)
-                return ProviderReply(
-                    data=data,
-                    input_tokens=usage_count(usage, "input_tokens"),
-                    output_tokens=usage_count(usage, "output_tokens"),
-                    model=getattr(message, "model", None) or self.model,
-                    provider=self.name,
-                )
-        if getattr(message, "stop_reason", None) == "max_tokens":
+        usage = getattr(message, "usage", None)
+        model = getattr(message, "model", None) or self.model
+        try:
+            data = self._answer(message)
+        except InvalidCorrection as exc:
+            raise with_cost(
+                exc,
+                usage,
+                input_name="input_tokens",
+                output_name="output_tokens",
+                provider=self.name,
+                model=model,
+            ) from exc.__cause__
+        return ProviderReply(
+            data=data,
+            input_tokens=usage_count(usage, "input_tokens"),
+            output_tokens=usage_count(usage, "output_tokens"),
+            model=model,
+            provider=self.name,
+        )
+
+    def _answer(self, message: Any) -> dict[str, Any]:
+        # The stop reason first: a cut-off tool input can look complete.
+        stop = getattr(message, "stop_reason", None)
+        if stop in _CUT_OFF:
             raise InvalidCorrection(
-                "The anthropic model's answer was cut off at the output token limit.",
+                f"The anthropic model's answer was cut off (stop_reason {stop}, "
+                f"output limit {self.max_output_tokens} tokens); it was not used.",
                 hint="Raise max_output_tokens, or make the edit smaller.",
             )
+        if stop == "refusal":
+            raise InvalidCorrection("The anthropic model refused to answer.")
+        if stop not in _FINISHED:
+            raise InvalidCorrection(
+                f"The anthropic model's answer did not finish (stop_reason {stop}); "
+                "it was not used."
+            )
+        for block in getattr(message, "content", None) or []:
+            if getattr(block, "type", None) == "tool_use" and block.name == self._tool_name:
+                return self._tool_input(block.input)
         raise InvalidCorrection(
-            f"The anthropic model did not call the {self._tool_name} tool "
-            f"(stop_reason={getattr(message, 'stop_reason', None)!r})."
+            f"The anthropic model did not call the {self._tool_name} tool (stop_reason {stop})."
         )
 
     @staticmethod

@@ -163,6 +163,20 @@ class ReplayProvider:
         self._record(key, user, reply)
         return reply
 
+    def close(self) -> None:
+        """Close the recording provider, if it has anything to close."""
+        close = getattr(self._record_with, "close", None)
+        if callable(close):
+            close()
+
+    async def aclose(self) -> None:
+        """Async twin of :meth:`close`."""
+        aclose = getattr(self._record_with, "aclose", None)
+        if callable(aclose):
+            await aclose()
+        else:
+            self.close()
+
     def _lookup(self, key: str) -> ProviderReply | None:
         with self._lock:
             entry = self._entries.get(key)

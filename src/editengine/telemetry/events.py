@@ -123,6 +123,9 @@ class FixerCalled(_Event):
     windowed: bool = False
     prompt_chars: int = 0
     deadline_ms: float | None = None
+    prompt_bytes: int = 0
+    prompt_tokens: int = 0
+    prompt_budget_bytes: int | None = None
 
 
 @dataclass(frozen=True)

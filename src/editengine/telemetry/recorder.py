@@ -163,6 +163,9 @@ class Telemetry:
                 windowed=fixer.windowed,
                 prompt_chars=fixer.prompt_chars,
                 deadline_ms=getattr(fixer, "deadline_ms", None),
+                prompt_bytes=getattr(fixer, "prompt_bytes", 0),
+                prompt_tokens=getattr(fixer, "prompt_tokens", 0),
+                prompt_budget_bytes=getattr(fixer, "prompt_budget_bytes", None),
             )
         yield EditFinished(
             **common,

@@ -69,7 +69,14 @@ def _line_parser() -> Any:
 REPORT_SCHEMA = 1
 
 TIER_OUTCOMES = ("matched", "no_candidates", "ambiguous", "refused", "skipped")
-FIXER_OUTCOMES = ("corrected", "no_change", "failed_validation", "timeout", "error")
+FIXER_OUTCOMES = (
+    "corrected",
+    "no_change",
+    "failed_validation",
+    "invalid_answer",
+    "timeout",
+    "error",
+)
 FILE_SIZE_BUCKETS = ((100, "<100 lines"), (1_000, "100-999"), (10_000, "1k-9.9k"))
 _LARGEST_BUCKET = ">=10k lines"
 _UNKNOWN_SIZE = "unknown"
