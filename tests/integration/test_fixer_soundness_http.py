@@ -402,7 +402,8 @@ def minified_file() -> tuple[str, str]:
             parts.append(f"var a{k}=f{k % 97}(b{k % 13},{k % 1000});")
         lines.append("".join(parts))
     target = "var total=applyDiscount(basket,{rate:0.15,cap:40});"
-    lines[199] = lines[199][:2_000] + target + lines[199][2_000:]
+    cut = lines[199].index(";", 2_000) + 1  # between two statements, not inside a name
+    lines[199] = lines[199][:cut] + target + lines[199][cut:]
     return "\n".join(lines) + "\n", target
 
 
@@ -454,7 +455,8 @@ def test_one_huge_line_is_shortened_around_the_edit(
     rng = random.Random(3)
     filler = "".join(f"x{rng.randint(0, 9999)}=1;" for _ in range(60_000))  # ~400 KB
     target = "var limit=computeLimit(user,{tier:'gold'});"
-    content = filler[:200_000] + target + filler[200_000:] + "\n"
+    cut = filler.index(";", 200_000) + 1  # between two statements, not inside a name
+    content = filler[:cut] + target + filler[cut:] + "\n"
     path = write("one_line.js", content)
     fixed = target.replace("gold", "platinum")
     proposed = {**GOOD_ANSWER, "search": target, "replace": fixed}
@@ -548,10 +550,10 @@ def test_a_surrogate_in_the_agents_edit_does_not_crash_the_fixer(
     route = httpx2_mock.post(backend.url).mock(return_value=backend.answer(GOOD_ANSWER))
 
     result = make_engine(backend).edit(
-        "billing.py", WRONG_OLD + "# \udc80\n", WRONG_NEW, instruction=INSTRUCTION
+        "billing.py", WRONG_OLD, WRONG_NEW, instruction=INSTRUCTION + " # \udc80"
     )
 
-    assert route.call_count == 1  # the request went out, the quote escaped
+    assert route.call_count == 1  # the request went out, the lone surrogate escaped
     _, user = backend.prompt_sent(route.calls[0].request)
     assert "# \\udc80" in user
     assert result.corrected_by_fixer and path.read_bytes() == BILLING_FIXED.encode()

@@ -448,27 +448,69 @@ class EditEngine:
             raise error
         if current.sha256 != step.snapshot.sha256:
             record_file(job.state, target, current)
-            applied = self._landed.landed(job, step, current.sha256)
-            if applied is not None:
-                return self._write(job, landed_plan(job, step, current, applied, self._plan))
+        # Checked whether or not the file changed since the first read: that read (made
+        # without the lock) may already have seen an identical request's corrected write.
+        applied = self._landed.landed(job, step, current.sha256)
+        if applied is not None:
+            return self._write(job, landed_plan(job, step, current, applied, self._plan))
         spec = job.specs[0]
-        plan = fixing.check_correction(
-            job,
-            step,
-            current,
-            correction,
-            match=lambda text, old, new: self._cascade_pass(job, text, old, new, spec),
-            make_plan=self._plan,
-            guard=self.fixer_guard,
-        )
+        try:
+            plan = fixing.check_correction(
+                job,
+                step,
+                current,
+                correction,
+                match=lambda text, old, new: self._cascade_pass(job, text, old, new, spec),
+                make_plan=self._plan,
+                guard=self.fixer_guard,
+            )
+        except EditError:
+            landed = self._landed_under_lock(job, step)
+            if landed is None:
+                raise
+            return landed
         if self._waits_for_confirm(job, plan):
             return plan
         if not self._writes_now(job, plan):
             return self._write(job, plan)  # writes nothing: dry run or no change
-        result = self._locked_write(job, plan, "while the correction was checked")
-        if plan.corrected_by_fixer and _written(result) and result.hash_after is not None:
-            self._landed.record(job, step, result.hash_after, correction)
-        return result
+        return self._locked_fix_write(job, step, plan, correction)
+
+    def _landed_under_lock(self, job: Job, step: NeedsFix) -> EditResult | None:
+        """The no-change result when an identical request's correction made the file's
+        content. Read under the lock: a read without it can fall between that request's
+        write and the record of it."""
+        target = step.target
+        with self._locks.hold(target.real, display=target.display):
+            current = self._read(target)
+            applied = self._landed.landed(job, step, current.sha256)
+            if applied is None:
+                return None
+            return self._write(job, landed_plan(job, step, current, applied, self._plan))
+
+    def _locked_fix_write(
+        self, job: Job, step: NeedsFix, plan: Plan, correction: Correction
+    ) -> EditResult:
+        """:meth:`_locked_write` for a corrected plan. An identical request may have written
+        this very correction meanwhile (its callers share one fixer call): then the file
+        holds its result and this one is a no-change success. The written hash is recorded
+        before the lock is released, so a caller waiting on the lock always finds it."""
+        target = plan.target
+        with self._locks.hold(target.real, display=target.display):
+            current = self._read(target)
+            if current.sha256 != plan.snapshot.sha256:
+                applied = self._landed.landed(job, step, current.sha256)
+                if applied is None:
+                    raise StaleFile(
+                        f"{target.display} changed on disk while the correction was checked; "
+                        "nothing was written.",
+                        path=target.display,
+                        hint="Read the file again and redo the edit against its current content.",
+                    )
+                return self._write(job, landed_plan(job, step, current, applied, self._plan))
+            result = self._write(job, plan)
+            if plan.corrected_by_fixer and _written(result) and result.hash_after is not None:
+                self._landed.record(job, step, result.hash_after, correction)
+            return result
 
     def _commit(self, job: Job, plan: Plan, decision: Decision) -> EditResult:
         """After approval: write, if the file still holds what the approved diff was made from."""
