@@ -1,0 +1,560 @@
+"""Apply a parsed :class:`~editengine.patch.model.Patch` to file contents; pure, no I/O.
+
+Every hunk is one search/replace edit (its before-text -> its after-text) run through the
+cascade, so it gets the cascade's rules: an ambiguous place is refused, a re-indented quote
+is re-indented back, the file's line endings, BOM and final newline are kept, and a hunk
+already applied is a no-op. Hunks of one file apply in order, each to the text the previous
+ones left. Where a hunk is sought:
+
+1. ``@@`` anchors first: inside the anchor line's block, then from the anchor line to the
+   end of the file; a hunk the anchor region cannot place is sought in the whole file;
+2. ``*** End of File``: at the end of the file first;
+3. the whole file. In the ordered formats (unified diff, ``apply_patch``), when the whole
+   file holds the hunk in more than one place, the text after the previous hunk decides if
+   it holds exactly one of them (hunks are written in file order).
+
+A hunk with no before-text adds its after-text at the end of the file (after the anchor
+line when it has one). Nothing here writes a file: the result maps each touched path to its
+new content (``None`` when deleted).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from editengine.errors import (
+    AmbiguousMatch,
+    BadRequest,
+    EditError,
+    FileError,
+    FileNotFound,
+    MatchError,
+    NoMatch,
+    PatchFailed,
+    PathOutsideWorkspace,
+    Region,
+)
+from editengine.patch.model import FileOperation, Hunk, Patch
+from editengine.results import TextEdit, TierAttempt
+from editengine.text import NormalizedText, ascii_punctuation, to_lf
+
+# (path, content, hunk, error) -> the fixer's checked edit, or None to keep the error
+HunkFixer = Callable[[str, str, Hunk, NoMatch], "TextEdit | None"]
+ChangeKind = Literal["update", "add", "delete"]
+_ORDERED_FORMATS = ("udiff", "apply_patch")
+
+
+@dataclass(frozen=True)
+class HunkOutcome:
+    """How one hunk was placed: ``strategy`` is the cascade tier (or ``append``/``insert``),
+    ``spans`` the replaced lines of the file as the previous hunks left it (1-based)."""
+
+    path: str
+    index: int
+    line: int
+    strategy: str
+    spans: tuple[Region, ...] = ()
+    no_change: bool = False
+    corrected_by_fixer: bool = False
+    trace: tuple[TierAttempt, ...] = field(default=(), repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "hunk": self.index,
+            "line": self.line,
+            "strategy": self.strategy,
+            "spans": [region.to_dict() for region in self.spans],
+            "no_change": self.no_change,
+            "corrected_by_fixer": self.corrected_by_fixer,
+        }
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One touched path: its content before (``None``: did not exist) and after (``None``:
+    deleted). ``moved_to``/``moved_from`` link the two sides of a move."""
+
+    path: str
+    old_content: str | None
+    new_content: str | None
+    moved_to: str | None = None
+    moved_from: str | None = None
+
+    @property
+    def kind(self) -> ChangeKind:
+        if self.old_content is None:
+            return "add"
+        if self.new_content is None:
+            return "delete"
+        return "update"
+
+    @property
+    def no_change(self) -> bool:
+        return self.old_content == self.new_content
+
+
+@dataclass(frozen=True)
+class PatchResult:
+    """What a patch did (or, for a dry run, would do).
+
+    ``files`` maps every path the patch touched to its new content (``None`` when deleted);
+    ``hunks`` says how each hunk was placed. On the engine, ``results`` holds one
+    :class:`~editengine.edits.EditResult` per changed file, ``diff`` the combined diff.
+    """
+
+    format: str
+    files: dict[str, str | None]
+    changes: tuple[FileChange, ...]
+    hunks: tuple[HunkOutcome, ...]
+    summary: str = ""
+    diff: str = ""
+    dry_run: bool = False
+    results: tuple[Any, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def strategy(self) -> str:
+        """The strategies the hunks used, in first-use order, joined by ``+``."""
+        names: list[str] = []
+        for hunk in self.hunks:
+            if hunk.strategy not in names:
+                names.append(hunk.strategy)
+        return "+".join(names) or "no_op"
+
+    @property
+    def no_change(self) -> bool:
+        return all(change.no_change for change in self.changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": self.format,
+            "summary": self.summary,
+            "strategy": self.strategy,
+            "no_change": self.no_change,
+            "dry_run": self.dry_run,
+            "files": dict(self.files),
+            "hunks": [hunk.to_dict() for hunk in self.hunks],
+            "diff": self.diff,
+            "notes": list(self.notes),
+        }
+
+
+def apply_operations(
+    files: Mapping[str, str | None],
+    patch: Patch,
+    *,
+    cascade: Any = None,
+    fix: HunkFixer | None = None,
+) -> PatchResult:
+    """Apply ``patch`` to ``files`` (path -> content; ``None`` or absent: no such file).
+
+    Raises :class:`PatchFailed` (its ``cause`` the cascade's or the file's error) naming
+    the file, the hunk and its patch line; ``files`` is never modified.
+    """
+    if cascade is None:
+        from editengine.cascade import DEFAULT_CASCADE
+
+        cascade = DEFAULT_CASCADE
+    run = _Run(files, cascade, fix, ordered=patch.format in _ORDERED_FORMATS)
+    for operation in patch.operations:
+        run.operation(operation)
+    return run.result(patch.format)
+
+
+class _Run:
+    def __init__(
+        self, files: Mapping[str, str | None], cascade: Any, fix: HunkFixer | None, ordered: bool
+    ) -> None:
+        self.files = files
+        self.cascade = cascade
+        self.fix = fix
+        self.ordered = ordered
+        self.state: dict[str, str | None] = {}
+        self.moves: dict[str, str] = {}
+        self.hunks: list[HunkOutcome] = []
+
+    def current(self, path: str) -> str | None:
+        return self.state[path] if path in self.state else self.files.get(path)
+
+    def operation(self, op: FileOperation) -> None:
+        for path in op.paths():
+            _check_path(path, op)
+        if op.kind == "add":
+            self._add(op)
+        elif op.kind == "delete":
+            if self.current(op.path) is None:
+                raise _failed(op, _missing(op.path, "delete"))
+            self.state[op.path] = None
+        else:
+            self._update(op)
+
+    def _add(self, op: FileOperation) -> None:
+        content = op.content or ""
+        existing = self.current(op.path)
+        if existing is not None and existing != content:
+            raise _failed(
+                op,
+                FileError(
+                    f"{op.path} already exists; adding it would overwrite its content.",
+                    path=op.path,
+                    hint="Use an update of the file to change it, or delete it first.",
+                ),
+            )
+        self.state[op.path] = content
+
+    def _update(self, op: FileOperation) -> None:
+        content = self.current(op.path)
+        if content is None:
+            if not op.creates_if_missing:
+                raise _failed(op, _missing(op.path, "update"))
+            content = ""
+        cursor = 0
+        for index, hunk in enumerate(op.hunks, 1):
+            try:
+                edit, cursor = self._place(content, hunk, cursor)
+                corrected = False
+            except NoMatch as error:
+                fixed = self.fix(op.path, content, hunk, error) if self.fix else None
+                if fixed is None:
+                    raise _failed(op, error, index, hunk) from error
+                edit, cursor, corrected = fixed, _cursor_after(content, fixed, cursor), True
+            except EditError as error:
+                raise _failed(op, error, index, hunk) from error
+            self.hunks.append(
+                HunkOutcome(
+                    op.path, index, hunk.line, edit.strategy, edit.spans, edit.no_change,
+                    corrected, edit.trace,
+                )
+            )  # fmt: skip
+            content = edit.new_content
+        if op.move_to is not None and op.move_to != op.path:
+            if self.current(op.move_to) is not None:
+                raise _failed(
+                    op,
+                    FileError(
+                        f"cannot move {op.path} to {op.move_to}: {op.move_to} already exists "
+                        "and would be overwritten.",
+                        path=op.move_to,
+                        hint="Move it to a new path, or delete the destination first.",
+                    ),
+                )
+            self.state[op.move_to] = content
+            self.state[op.path] = None
+            self.moves[op.path] = op.move_to
+        else:
+            self.state[op.path] = content
+
+    # ------------------------------------------------------------------ placing a hunk
+
+    def _place(self, content: str, hunk: Hunk, cursor: int) -> tuple[TextEdit, int]:
+        """The edit for ``hunk`` and the line the next hunk's search may start from."""
+        if hunk.is_addition:
+            return _add_lines(content, hunk, cursor)
+        try:
+            edit = self._seek(content, hunk.before, hunk.after, hunk, cursor)
+        except NoMatch:
+            trimmed = _without_trailing_blank_context(hunk)
+            if trimmed is None:
+                raise
+            edit = self._seek(content, trimmed.before, trimmed.after, trimmed, cursor)
+        if "\r" in content and not edit.no_change:
+            edit = _keep_line_endings(content, edit)
+        return edit, _cursor_after(content, edit, cursor)
+
+    def _seek(self, content: str, before: str, after: str, hunk: Hunk, cursor: int) -> TextEdit:
+        lines = _Lines(content)
+        if hunk.anchors:
+            anchor = lines.find_anchor(hunk.anchors, cursor)
+            if anchor is not None:
+                for start, end in (
+                    (anchor, lines.block_end(anchor)),
+                    (anchor, lines.count),
+                ):
+                    try:
+                        return self._in(lines, start, end, before, after)
+                    except NoMatch:
+                        continue
+        if hunk.at_end:
+            needed = before.count("\n") + lines.trailing_blank_lines()
+            start = max(0, lines.count - needed)
+            try:
+                return self._in(lines, start, lines.count, before, after)
+            except MatchError:
+                pass
+        try:
+            return self._in(lines, 0, lines.count, before, after)
+        except AmbiguousMatch as error:
+            if not self.ordered or cursor <= 0:
+                raise
+            try:
+                edit = self._in(lines, cursor, lines.count, before, after)
+            except MatchError:
+                raise error from None
+            return edit
+
+    def _in(self, lines: _Lines, start: int, end: int, before: str, after: str) -> TextEdit:
+        """The cascade's edit of lines ``[start, end)``, spliced back into the whole text."""
+        if start == 0 and end >= lines.count:
+            edit: TextEdit = self.cascade.edit(lines.text, before, after)
+            return edit
+        a, b = lines.offset(start), lines.offset(end)
+        edit = self.cascade.edit(lines.text[a:b], before, after)
+        spans = tuple(
+            Region(r.start_line + start, r.end_line + start, r.similarity, r.text)
+            for r in edit.spans
+        )
+        return TextEdit(
+            new_content=lines.text[:a] + edit.new_content + lines.text[b:],
+            replacements=edit.replacements,
+            strategy=edit.strategy,
+            spans=spans,
+            no_change=edit.no_change,
+            note=edit.note,
+            trace=edit.trace,
+        )
+
+    # ------------------------------------------------------------------ result
+
+    def result(self, format: str) -> PatchResult:
+        changes: list[FileChange] = []
+        moved_from = {dest: src for src, dest in self.moves.items()}
+        for path, new in self.state.items():
+            changes.append(
+                FileChange(
+                    path,
+                    self.files.get(path),
+                    new,
+                    moved_to=self.moves.get(path),
+                    moved_from=moved_from.get(path),
+                )
+            )
+        return PatchResult(
+            format=format,
+            files=dict(self.state),
+            changes=tuple(changes),
+            hunks=tuple(self.hunks),
+        )
+
+
+class _Lines:
+    """A text's line starts (lines end at ``\\n``; the text keeps its own endings)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        position = text.find("\n")
+        while position != -1:
+            starts.append(position + 1)
+            position = text.find("\n", position + 1)
+        if starts[-1] == len(text) and len(starts) > 1:
+            starts.pop()
+        if not text:
+            starts = []
+        self.starts = starts
+        self.count = len(starts)
+
+    def offset(self, line: int) -> int:
+        return self.starts[line] if line < self.count else len(self.text)
+
+    def line(self, index: int) -> str:
+        return self.text[self.offset(index) : self.offset(index + 1)].rstrip("\r\n")
+
+    def find_anchor(self, anchors: tuple[str, ...], cursor: int) -> int | None:
+        """The line of the last anchor, each sought after the previous one (from the
+        cursor first, then from the top)."""
+        position: int | None = None
+        for anchor in anchors:
+            start = 0 if position is None else position + 1
+            found = None
+            if position is None and cursor > 0:
+                found = self._find_line(anchor, cursor)
+            if found is None:
+                found = self._find_line(anchor, start)
+            if found is None:
+                return None
+            position = found
+        return position
+
+    def _find_line(self, anchor: str, start: int) -> int | None:
+        wanted = _loose(anchor)
+        if not wanted:
+            return None
+        candidates = range(start, self.count)
+        for index in candidates:
+            if _loose(self.line(index)) == wanted:
+                return index
+        for index in candidates:
+            if len(wanted) >= 8 and _loose(self.line(index)).startswith(wanted):
+                return index
+        return None
+
+    def block_end(self, anchor: int) -> int:
+        """The line after the anchor's block: the first non-blank line indented no deeper
+        than the anchor (a closing bracket at the anchor's depth still belongs to it)."""
+        depth = _indent(self.line(anchor))
+        for index in range(anchor + 1, self.count):
+            line = self.line(index)
+            if not line.strip():
+                continue
+            if _indent(line) <= depth:
+                return index + 1 if line.strip()[0] in ")]}" else index
+        return self.count
+
+    def trailing_blank_lines(self) -> int:
+        count = 0
+        for index in range(self.count - 1, -1, -1):
+            if self.line(index).strip():
+                break
+            count += 1
+        return count
+
+
+def _add_lines(content: str, hunk: Hunk, cursor: int) -> tuple[TextEdit, int]:
+    """A hunk with no before-text: after the anchor line, or at the end of the file."""
+    source = NormalizedText.of(content)
+    addition = to_lf(hunk.after)
+    lines = _Lines(content)
+    if hunk.anchors and not hunk.at_end:
+        anchor = lines.find_anchor(hunk.anchors, cursor)
+        if anchor is None:
+            raise NoMatch(
+                f"The anchor line {hunk.anchors[-1]!r} is not in the file, so the added "
+                "lines have no place.",
+                hint="Give an '@@' line copied from the file, or context lines around the "
+                "addition.",
+            )
+        at = lines.offset(anchor + 1)
+        following = to_lf(content[at:])
+        if following.startswith(addition):
+            return _unchanged(content, "already_applied", anchor + 1), anchor + 1
+        piece = source.styled(addition)
+        if at == len(content) and content and not content.endswith(("\n", "\r")):
+            piece = source.styled("\n") + piece
+        new = content[:at] + piece + content[at:]
+        return (
+            TextEdit(new, 1, "insert", (Region(anchor + 2, anchor + 1 + addition.count("\n")),)),
+            anchor + 1 + addition.count("\n"),
+        )
+    body = source.text
+    if body.endswith(addition) and (
+        len(body) == len(addition) or body[: -len(addition)].endswith("\n")
+    ):
+        return _unchanged(content, "already_applied", lines.count), lines.count
+    piece = source.styled(addition)
+    if content and not content.endswith(("\n", "\r")):
+        piece = source.styled("\n") + piece
+    if not content:
+        piece = addition
+    new = content + piece
+    first = lines.count + 1
+    added = addition.count("\n")
+    return TextEdit(new, 1, "append", (Region(first, first + max(added, 1) - 1),)), first + added
+
+
+def _keep_line_endings(content: str, edit: TextEdit) -> TextEdit:
+    """The edit with the lines it left equal (a hunk's context) ending as they did: the
+    cascade writes its replacement in the file's dominant line ending, which would change a
+    mixed-ending file's context lines."""
+    old = content.splitlines(keepends=True)
+    new = edit.new_content.splitlines(keepends=True)
+    limit = min(len(old), len(new))
+    tail = 0
+    while tail < limit and old[-1 - tail].rstrip("\r\n") == new[-1 - tail].rstrip("\r\n"):
+        tail += 1
+    head = 0
+    while head < limit - tail and old[head].rstrip("\r\n") == new[head].rstrip("\r\n"):
+        head += 1
+    rebuilt = "".join(old[:head] + new[head : len(new) - tail] + old[len(old) - tail :])
+    if rebuilt == edit.new_content:
+        return edit
+    return TextEdit(
+        rebuilt, edit.replacements, edit.strategy, edit.spans, rebuilt == content, edit.note,
+        edit.trace,
+    )  # fmt: skip
+
+
+def _unchanged(content: str, strategy: str, line: int) -> TextEdit:
+    return TextEdit(content, 0, strategy, (), no_change=True)
+
+
+def _cursor_after(content: str, edit: TextEdit, cursor: int) -> int:
+    """The line (0-based) just after the text the edit wrote, in its new content."""
+    if not edit.spans:
+        return cursor
+    old_lines = _Lines(content).count
+    new_lines = _Lines(edit.new_content).count
+    end = max(region.end_line for region in edit.spans)
+    return max(0, new_lines - (old_lines - end))
+
+
+def _without_trailing_blank_context(hunk: Hunk) -> Hunk | None:
+    """The hunk without the blank context lines that end it (a blank line before the end of
+    the patch is read as one), or ``None`` when it has none."""
+    before, after = hunk.before, hunk.after
+    changed = False
+    while before.endswith("\n\n") and after.endswith("\n\n"):
+        before, after = before[:-1], after[:-1]
+        changed = True
+    if not changed:
+        return None
+    return Hunk(before, after, hunk.line, hunk.anchors, hunk.at_end, hunk.hint_line)
+
+
+def _loose(line: str) -> str:
+    return " ".join(ascii_punctuation(line).split())
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _check_path(path: str, op: FileOperation) -> None:
+    """A patch path must be relative and stay inside the tree it is applied to."""
+    problem = None
+    if not path or "\x00" in path:
+        problem = "is empty or holds a NUL character"
+    elif path.startswith(("/", "\\")) or (len(path) > 1 and path[1] == ":"):
+        problem = "is absolute"
+    elif posixpath.normpath(path.replace("\\", "/")).split("/")[0] == "..":
+        problem = "leads outside the workspace"
+    if problem is not None:
+        raise _failed(
+            op,
+            PathOutsideWorkspace(
+                f"the path {path!r} {problem}.",
+                path=path,
+                hint="Name files by their path relative to the workspace root.",
+            ),
+        )
+
+
+def _missing(path: str, what: str) -> FileNotFound:
+    hint = "Check the path; to create a file use an Add File section (or /dev/null in a diff)."
+    return FileNotFound(f"cannot {what} {path}: it does not exist.", path=path, hint=hint)
+
+
+def _failed(
+    op: FileOperation, cause: EditError, index: int | None = None, hunk: Hunk | None = None
+) -> PatchFailed:
+    if hunk is not None:
+        where = f"Hunk {index} of {op.path} (patch line {hunk.line})"
+        line = hunk.line
+    else:
+        where = f"The {_verb(op)} of {op.path} (patch line {op.line})"
+        line = op.line
+    message = f"{where} failed; no file was changed. {cause}"
+    if isinstance(cause, BadRequest):
+        message = f"{where} is invalid; no file was changed. {cause}"
+    return PatchFailed(message, path=op.path, cause=cause, hunk=index, line=line)
+
+
+def _verb(op: FileOperation) -> str:
+    if op.kind == "add":
+        return "Add File"
+    if op.kind == "delete":
+        return "Delete File"
+    return "update"
