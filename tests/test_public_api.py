@@ -19,6 +19,7 @@ EXPECTED = {
     "TextEdit", "Tier", "TierAttempt", "UnmatchedElision", "UnsupportedEncoding", "WriteFailed",
     "__version__", "default_tiers", "edit_text", "make_fixer",
 }  # fmt: skip
+EXPECTED |= {"PatchError", "PatchFailed", "PatchResult", "apply_patch"}
 
 
 def test_exported_names_are_exactly_the_curated_set():

@@ -29,6 +29,8 @@ from editengine.errors import (
     MultiEditFailed,
     NoMatch,
     NotAFile,
+    PatchError,
+    PatchFailed,
     PathOutsideWorkspace,
     ProviderConfigError,
     ProviderError,
@@ -40,6 +42,7 @@ from editengine.errors import (
 )
 from editengine.fixer import Correction, Fixer, FixRequest, LLMFixer, make_fixer
 from editengine.matching import Match, Tier, default_tiers
+from editengine.patch import PatchResult, apply_patch
 from editengine.providers import (
     AnthropicProvider,
     CallbackProvider,
@@ -87,6 +90,9 @@ __all__ = [
     "NoMatch",
     "NotAFile",
     "OpenAIProvider",
+    "PatchError",
+    "PatchFailed",
+    "PatchResult",
     "PathOutsideWorkspace",
     "Provider",
     "ProviderConfigError",
@@ -106,6 +112,7 @@ __all__ = [
     "UnsupportedEncoding",
     "WriteFailed",
     "__version__",
+    "apply_patch",
     "default_tiers",
     "edit_text",
     "make_fixer",
