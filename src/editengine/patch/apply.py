@@ -546,10 +546,18 @@ def _failed(
     else:
         where = f"The {_verb(op)} of {op.path} (patch line {op.line})"
         line = op.line
-    message = f"{where} failed; no file was changed. {cause}"
+    message = f"{where} failed; no file was changed. {_in_hunk_terms(str(cause))}"
     if isinstance(cause, BadRequest):
         message = f"{where} is invalid; no file was changed. {cause}"
     return PatchFailed(message, path=op.path, cause=cause, hunk=index, line=line)
+
+
+def _in_hunk_terms(message: str) -> str:
+    """The cascade's message, speaking of the hunk's lines instead of edit arguments."""
+    message = message.replace(", or set replace_all=true to change every occurrence", "")
+    message = message.replace("old_string", "the hunk's old lines (context and '-' lines)", 1)
+    message = message.replace("old_string", "the old lines")
+    return message.replace("new_string", "the new lines")
 
 
 def _verb(op: FileOperation) -> str:
