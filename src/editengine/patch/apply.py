@@ -37,6 +37,7 @@ from editengine.errors import (
     PathOutsideWorkspace,
     Region,
 )
+from editengine.patch.lines import whole_line_cascade
 from editengine.patch.model import FileOperation, Hunk, Patch
 from editengine.results import TextEdit, TierAttempt
 from editengine.text import NormalizedText, ascii_punctuation, to_lf
@@ -171,6 +172,7 @@ class _Run:
     ) -> None:
         self.files = files
         self.cascade = cascade
+        self.lines_cascade = whole_line_cascade(cascade)
         self.fix = fix
         self.ordered = ordered
         self.state: dict[str, str | None] = {}
@@ -255,18 +257,62 @@ class _Run:
         if hunk.is_addition:
             return _add_lines(content, hunk, cursor)
         try:
-            edit = self._seek(content, hunk.before, hunk.after, hunk, cursor)
+            edit = self._seek_whole_lines(content, hunk, cursor)
         except NoMatch:
             trimmed = _without_trailing_blank_context(hunk)
             if trimmed is None:
                 raise
-            edit = self._seek(content, trimmed.before, trimmed.after, trimmed, cursor)
+            edit = self._seek_whole_lines(content, trimmed, cursor)
         if "\r" in content and not edit.no_change:
             edit = _keep_line_endings(content, edit)
         return edit, _cursor_after(content, edit, cursor)
 
-    def _seek(self, content: str, before: str, after: str, hunk: Hunk, cursor: int) -> TextEdit:
+    def _seek_whole_lines(self, content: str, hunk: Hunk, cursor: int) -> TextEdit:
+        """The hunk placed as whole lines; failing that, as the part of a line its text
+        quotes (a SEARCH block holding ``x = 1`` of ``    x = 1  # one``)."""
+        try:
+            edit = self._seek(content, hunk.before, hunk.after, hunk, cursor, self.lines_cascade)
+        except NoMatch as error:
+            partial = _without_final_newline(hunk)
+            if partial is None:
+                raise
+            try:
+                return self._seek(content, partial.before, partial.after, partial, cursor)
+            except MatchError:
+                raise error from None
+        partial = _without_final_newline(hunk)
+        if partial is not None and edit.strategy != "exact" and not edit.no_change:
+            # One line, placed only by a tolerant tier: if the same text also begins other
+            # lines, the model may have cut the line it meant short. Refuse, as edit does.
+            try:
+                self._seek(content, partial.before, partial.after, partial, cursor)
+            except AmbiguousMatch:
+                raise
+            except MatchError:
+                pass
+        if _splits_a_line(content, edit, hunk):
+            partial = _without_final_newline(hunk)
+            if partial is not None:
+                return self._seek(content, partial.before, partial.after, partial, cursor)
+            raise NoMatch(
+                "The hunk's old lines match only part of a line, and writing its new lines "
+                "there would split that line; nothing was changed.",
+                hint="Copy the old lines whole from the file.",
+                trace=edit.trace,
+            )
+        return edit
+
+    def _seek(
+        self,
+        content: str,
+        before: str,
+        after: str,
+        hunk: Hunk,
+        cursor: int,
+        cascade: Any = None,
+    ) -> TextEdit:
         lines = _Lines(content)
+        self._current = cascade or self.cascade
         if hunk.anchors:
             anchor = lines.find_anchor(hunk.anchors, cursor)
             if anchor is not None:
@@ -299,10 +345,10 @@ class _Run:
     def _in(self, lines: _Lines, start: int, end: int, before: str, after: str) -> TextEdit:
         """The cascade's edit of lines ``[start, end)``, spliced back into the whole text."""
         if start == 0 and end >= lines.count:
-            edit: TextEdit = self.cascade.edit(lines.text, before, after)
+            edit: TextEdit = self._current.edit(lines.text, before, after)
             return edit
         a, b = lines.offset(start), lines.offset(end)
-        edit = self.cascade.edit(lines.text[a:b], before, after)
+        edit = self._current.edit(lines.text[a:b], before, after)
         spans = tuple(
             Region(r.start_line + start, r.end_line + start, r.similarity, r.text)
             for r in edit.spans
@@ -489,6 +535,31 @@ def _cursor_after(content: str, edit: TextEdit, cursor: int) -> int:
     new_lines = _Lines(edit.new_content).count
     end = max(region.end_line for region in edit.spans)
     return max(0, new_lines - (old_lines - end))
+
+
+def _splits_a_line(content: str, edit: TextEdit, hunk: Hunk) -> bool:
+    """The edit replaced as many lines as the hunk's old lines, yet the file's line count
+    moved by more than the hunk's: a tolerant tier matched the old lines' final newline
+    against spaces inside a line, and the write would break that line in two."""
+    if edit.no_change or len(edit.spans) != 1 or not hunk.before.endswith("\n"):
+        return False
+    span = edit.spans[0]
+    old_lines = hunk.before.count("\n")
+    if span.end_line - span.start_line + 1 != old_lines:
+        return False
+    expected = _Lines(content).count - old_lines + to_lf(hunk.after).count("\n")
+    return _Lines(edit.new_content).count != expected
+
+
+def _without_final_newline(hunk: Hunk) -> Hunk | None:
+    """The hunk as a quote of part of a line: one line each side, final newline dropped."""
+    if hunk.before.count("\n") != 1 or not hunk.before.endswith("\n"):
+        return None
+    if not hunk.after.endswith("\n"):
+        return None
+    return Hunk(
+        hunk.before[:-1], hunk.after[:-1], hunk.line, hunk.anchors, hunk.at_end, hunk.hint_line
+    )
 
 
 def _without_trailing_blank_context(hunk: Hunk) -> Hunk | None:

@@ -66,7 +66,8 @@ def _envelope(lines: list[str]) -> tuple[int, int]:
                 line=lines.index(prefix_line) + 1,
                 hint=f"Send only the patch, starting with '{BEGIN}'.",
             )
-    end = next((i for i in range(begin + 1, len(lines)) if lines[i].strip() == END), None)
+    # The last End Patch line: a file's content may quote the marker.
+    end = next((i for i in range(len(lines) - 1, begin, -1) if lines[i].strip() == END), None)
     if end is None:
         raise PatchError(
             f"expected '{END}' after the last file operation; the patch ends without it "
