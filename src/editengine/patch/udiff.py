@@ -136,9 +136,11 @@ def _operation(raw: _File) -> FileOperation:
         return FileOperation("delete", old, raw.line)
     if not old or not new:
         raise PatchError("the file header has an empty path.", line=raw.line)
-    if old == DEV_NULL:
+    if old == DEV_NULL and all(hunk.is_addition for hunk in hunks):
         content = "".join(hunk.after for hunk in hunks)
         return FileOperation("add", new, raw.line, content=content)
+    if old == DEV_NULL:
+        old = new  # '-' lines under /dev/null: the model meant the +++ file (as aider reads it)
     if not hunks and old == new:
         raise PatchError(
             f"the diff for {new!r} has no hunk with a '-' or '+' line.",
