@@ -94,7 +94,8 @@ def _section(
             break
         body.append(lines[i])
         i += 1
-    at = min(i, len(lines) - 1) + 1
+    last = len(lines) - 1 if lines[-1] == "" and len(lines) > 1 else len(lines)
+    at = min(i + 1, last)  # the line where the marker was due (the last line at the end)
     raise PatchError(
         f"Expected `{expected}` to continue the block that starts at line {head}.",
         line=at,
@@ -121,7 +122,7 @@ def _path_of(line: str) -> str | None:
     if text.startswith(FENCE):
         rest = text.lstrip("`").strip()
         return rest if rest and ("." in rest or "/" in rest) else None
-    text = text.rstrip(":").lstrip("#").strip().strip("`").strip("*").strip()
+    text = text.rstrip(":").lstrip("#").strip().strip("`*").strip()
     if not text or (any(c.isspace() for c in text) and "." not in text and "/" not in text):
         return None  # prose ("Here is the change:"), not a path
     return text

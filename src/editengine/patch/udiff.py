@@ -166,7 +166,7 @@ def _hunk(raw: _RawHunk) -> Hunk | None:
     after: list[str] = []
     changed = False
     for _, line in lines:
-        if not line.strip() and line[:1] not in "+-":
+        if not line.strip() and line[:1] not in ("+", "-"):
             before.append("")  # a blank context line (its leading space often lost)
             after.append("")
         elif line[0] == " ":
