@@ -1,0 +1,183 @@
+"""The pure applier: each hunk through the cascade, with the cascade's rules, in order."""
+
+from __future__ import annotations
+
+import pytest
+
+from editengine import apply_patch
+from editengine.errors import AmbiguousMatch, FileNotFound, NoMatch, PatchFailed
+
+PY = (
+    "class A:\n    def f(self):\n        return 1\n\n\n"
+    "class B:\n    def f(self):\n        return 1\n"
+)
+
+
+def patch(path: str, body: str) -> str:
+    return f"*** Begin Patch\n*** Update File: {path}\n{body}*** End Patch\n"
+
+
+def failure(files: dict, text: str, format: str = "auto") -> PatchFailed:
+    with pytest.raises(PatchFailed) as caught:
+        apply_patch(files, text, format=format)
+    return caught.value
+
+
+def test_ambiguous_hunk_is_refused_naming_both_places() -> None:
+    error = failure({"m.py": PY}, patch("m.py", "@@\n-        return 1\n+        return 2\n"))
+    assert isinstance(error.cause, AmbiguousMatch)
+    assert error.hunk == 1 and error.line == 3 and error.path == "m.py"
+    assert "line 3" in str(error) and "line 8" in str(error)
+
+
+def test_anchor_picks_the_block_and_keeps_the_other() -> None:
+    result = apply_patch(
+        {"m.py": PY}, patch("m.py", "@@ class B:\n-        return 1\n+        return 2\n")
+    )
+    assert result.files["m.py"] == PY.replace("return 1\n", "return 2\n").replace(
+        "return 2\n\n\nclass B", "return 1\n\n\nclass B"
+    )
+    assert result.hunks[0].spans[0].start_line == 8
+
+
+def test_anchor_of_a_unified_diff_heading_narrows_too() -> None:
+    diff = (
+        "--- a/m.py\n+++ b/m.py\n@@ -7,2 +7,2 @@ class B:\n"
+        "     def f(self):\n-        return 1\n+        return 2\n"
+    )
+    assert apply_patch({"m.py": PY}, diff).files["m.py"].endswith("        return 2\n")
+    assert apply_patch({"m.py": PY}, diff).files["m.py"].count("return 1") == 1
+
+
+def test_ordered_hunks_resolve_a_repeat_after_the_previous_hunk() -> None:
+    body = (
+        "@@\n class A:\n     def f(self):\n-        return 1\n+        return 10\n"
+        "@@\n-        return 1\n+        return 20\n"
+    )
+    new = apply_patch({"m.py": PY}, patch("m.py", body)).files["m.py"]
+    assert "return 10" in new and "return 20" in new and "return 1\n" not in new
+
+
+def test_search_replace_blocks_do_not_use_order_to_guess() -> None:
+    blocks = (
+        "m.py\n<<<<<<< SEARCH\nclass A:\n=======\nclass AA:\n>>>>>>> REPLACE\n"
+        "m.py\n<<<<<<< SEARCH\n        return 1\n=======\n        return 2\n>>>>>>> REPLACE\n"
+    )
+    assert isinstance(failure({"m.py": PY}, blocks).cause, AmbiguousMatch)
+
+
+def test_later_hunk_sees_what_earlier_hunks_wrote() -> None:
+    body = "@@\n-a\n+b\n@@\n-b\n+c\n"
+    assert apply_patch({"t": "a\nx\n"}, patch("t", body)).files["t"] == "c\nx\n"
+
+
+def test_reindentation_line_endings_bom_and_final_newline_are_kept() -> None:
+    content = "\ufeffdef f():\r\n\tif x:\r\n\t\treturn 1\r\n\treturn 0"
+    body = "@@\n if x:\n-    return 1\n+    log()\n+    return 2\n"
+    new = apply_patch({"a.py": content}, patch("a.py", body)).files["a.py"]
+    assert new == "\ufeffdef f():\r\n\tif x:\r\n\t\tlog()\r\n\t\treturn 2\r\n\treturn 0"
+
+
+def test_mixed_line_endings_context_lines_keep_their_own() -> None:
+    body = "@@\n one\n two\n-three\n+THREE\n four\n"
+    new = apply_patch({"m": "one\r\ntwo\nthree\r\nfour\n"}, patch("m", body)).files["m"]
+    assert new == "one\r\ntwo\nTHREE\r\nfour\n"
+
+
+def test_an_applied_patch_applied_again_changes_nothing() -> None:
+    text = patch("m.py", "@@ class B:\n     def f(self):\n-        return 1\n+        return 2\n")
+    once = apply_patch({"m.py": PY}, text).files["m.py"]
+    again = apply_patch({"m.py": once}, text)
+    assert again.files["m.py"] == once and again.no_change
+    assert again.hunks[0].no_change
+
+
+def test_end_of_file_anchor_prefers_the_last_match() -> None:
+    content = "marker\nmiddle\nmarker\n"
+    body = "@@\n-marker\n+END\n*** End of File\n"
+    assert apply_patch({"f": content}, patch("f", body)).files["f"] == "marker\nmiddle\nEND\n"
+
+
+def test_pure_additions_append_or_follow_their_anchor() -> None:
+    appended = apply_patch({"f": "a\nb"}, patch("f", "@@\n+c\n")).files["f"]
+    assert appended == "a\nb\nc\n"
+    inserted = apply_patch({"m.py": PY}, patch("m.py", "@@ class B:\n+    x = 1\n")).files["m.py"]
+    assert "class B:\n    x = 1\n    def f" in inserted
+    with pytest.raises(PatchFailed) as caught:
+        apply_patch({"m.py": PY}, patch("m.py", "@@ class C:\n+    x = 1\n"))
+    assert isinstance(caught.value.cause, NoMatch)
+
+
+def test_trailing_blank_context_line_is_retried_without() -> None:
+    body = "@@\n-b\n+B\n\n"
+    assert apply_patch({"f": "a\nb"}, patch("f", body)).files["f"] == "a\nB"
+
+
+def test_partial_line_search_block_is_placed_inside_its_line() -> None:
+    content = "def f():\n    x = 1  # one\n    return x\n"
+    blocks = "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
+    assert apply_patch({"a.py": content}, blocks).files["a.py"] == content.replace("x = 1", "x = 2")
+
+
+def test_unindented_one_line_hunk_that_begins_several_lines_is_refused() -> None:
+    # As one whole line, "go(x)" is only line 2; as typed, it also begins line 4: the model
+    # may have cut line 4 short, so (as edit does) it is refused.
+    content = "if a:\n    go(x)\nif b:\n    go(x) or stop()\n"
+    blocks = "a.py\n<<<<<<< SEARCH\ngo(x)\n=======\nstop(x)\n>>>>>>> REPLACE\n"
+    assert isinstance(failure({"a.py": content}, blocks).cause, AmbiguousMatch)
+    # Indented as in the file, it is line 2 exactly.
+    exact = blocks.replace("\ngo(x)", "\n    go(x)").replace("\nstop(x)", "\n    stop(x)")
+    assert apply_patch({"a.py": content}, exact).files["a.py"].startswith("if a:\n    stop(x)\n")
+
+
+def test_add_delete_move_and_what_they_refuse() -> None:
+    files = {"a.txt": "A\n", "b.txt": "B\n"}
+    text = (
+        "*** Begin Patch\n*** Add File: c/new.txt\n+N\n*** Delete File: b.txt\n"
+        "*** Update File: a.txt\n*** Move to: d/a.txt\n@@\n-A\n+AA\n*** End Patch\n"
+    )
+    result = apply_patch(files, text)
+    assert result.files == {"c/new.txt": "N\n", "b.txt": None, "d/a.txt": "AA\n", "a.txt": None}
+    kinds = {change.path: change.kind for change in result.changes}
+    assert kinds == {"c/new.txt": "add", "b.txt": "delete", "d/a.txt": "add", "a.txt": "delete"}
+    assert files == {"a.txt": "A\n", "b.txt": "B\n"}  # the input is never modified
+    assert "already exists" in str(
+        failure(files, "*** Begin Patch\n*** Add File: a.txt\n+X\n*** End Patch")
+    )
+    moved = "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n-A\n+X\n*** End Patch"
+    assert "already exists" in str(failure(files, moved))
+    missing = failure(files, "*** Begin Patch\n*** Delete File: zz\n*** End Patch")
+    assert isinstance(missing.cause, FileNotFound)
+    assert isinstance(failure(files, patch("zz", "@@\n-a\n+b\n")).cause, FileNotFound)
+
+
+def test_adding_a_file_that_already_holds_the_content_is_a_no_op() -> None:
+    text = "*** Begin Patch\n*** Add File: a.txt\n+A\n*** End Patch"
+    assert apply_patch({"a.txt": "A\n"}, text).no_change
+
+
+@pytest.mark.parametrize("path", ["../x", "/etc/passwd", "a/../../x", "C:\\x"])
+def test_paths_leaving_the_tree_are_refused(path: str) -> None:
+    text = f"*** Begin Patch\n*** Add File: {path}\n+x\n*** End Patch"
+    error = failure({}, text)
+    assert error.cause.code == "path_outside_workspace"
+
+
+def test_empty_search_creates_or_appends_and_udiff_dev_null_adds() -> None:
+    blocks = "new.py\n<<<<<<< SEARCH\n=======\nx = 1\n>>>>>>> REPLACE\n"
+    assert apply_patch({}, blocks).files == {"new.py": "x = 1\n"}
+    assert apply_patch({"new.py": "a = 0"}, blocks).files == {"new.py": "a = 0\nx = 1\n"}
+    diff = "--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1 @@\n+hi\n"
+    assert apply_patch({}, diff).files == {"n.txt": "hi\n"}
+
+
+def test_a_failure_in_a_later_file_reports_that_file_and_its_hunk() -> None:
+    files = {"a": "1\n", "b": "2\n", "c": "3\n"}
+    text = (
+        "*** Begin Patch\n*** Update File: a\n@@\n-1\n+one\n*** Update File: b\n@@\n-2\n+two\n"
+        "*** Update File: c\n@@\n-x\n+three\n*** End Patch\n"
+    )
+    error = failure(files, text)
+    assert (error.path, error.hunk, error.line) == ("c", 1, 11)
+    assert "Hunk 1 of c (patch line 11)" in str(error)
+    assert files == {"a": "1\n", "b": "2\n", "c": "3\n"}
