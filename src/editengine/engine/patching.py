@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from editengine.diff import unified_diff
+from editengine.diff import FileDiff, unified_diff
 from editengine.edits import ConfirmRequest, Decision, EditResult
 from editengine.engine.callbacks import notify, resolve_sync, run_hooks
 from editengine.engine.fixing import SYNTHESISED_INSTRUCTION
@@ -89,22 +89,25 @@ def apply_patch(
         _telemetry_failure(engine, parsed, error, fixer_calls, dry_run, started)
         raise
     changed = [change for change in result.changes if not change.no_change]
-    diff = _combined_diff(changed)
+    diffs: dict[str, FileDiff] = {}
+    diff = _combined_diff(changed, diffs)
     result = replace(result, diff=diff, dry_run=dry_run)
     if dry_run or not changed:
         result = replace(result, summary=_summary(result, changed, dry_run=dry_run))
         _telemetry_success(engine, result, fixer_calls, dry_run, started)
         return result
     if engine.confirm is not None:
-        changed = _confirmed(engine, files, result, changed, diff)
-        diff = _combined_diff(changed)
+        approved = _confirmed(engine, files, result, changed, diff)
+        if approved != changed:  # the user's own content: its diff is new
+            changed, diffs = approved, {}
+            diff = _combined_diff(changed, diffs)
     _commit(engine, files, changed)
     result = replace(
         result,
         summary=_summary(result, changed, dry_run=False),
         diff=diff,
         files={**result.files, **{c.path: c.new_content for c in changed}},
-        results=tuple(_edit_result(files[c.path], c, result) for c in changed),
+        results=tuple(_edit_result(files[c.path], c, result, diffs[c.path]) for c in changed),
     )
     _telemetry_success(engine, result, fixer_calls, dry_run, started)
     for edited in result.results:
@@ -390,20 +393,29 @@ def _remove_dirs(folders: list[Path]) -> None:
 # ---------------------------------------------------------------------- reporting
 
 
-def _combined_diff(changed: list[FileChange]) -> str:
+def _diff(change: FileChange) -> FileDiff:
+    """The change's diff (``+++ /dev/null`` for a deletion)."""
+    diff = unified_diff(
+        change.old_content or "",
+        change.new_content or "",
+        change.path,
+        created=change.old_content is None,
+    )
+    if change.new_content is None:
+        text = diff.text.replace(f"+++ b/{change.path}\n", "+++ /dev/null\n", 1)
+        diff = FileDiff(text, diff.additions, diff.deletions)
+    return diff
+
+
+def _combined_diff(changed: list[FileChange], diffs: dict[str, FileDiff]) -> str:
+    """Every change's diff, in patch order; ``diffs`` gets each one computed (once)."""
     parts = []
     for change in changed:
         if change.moved_from is not None:
             parts.append(f"# moved from {change.moved_from}\n")
-        text = unified_diff(
-            change.old_content or "",
-            change.new_content or "",
-            change.path,
-            created=change.old_content is None,
-        ).text
-        if change.new_content is None:
-            text = text.replace(f"+++ b/{change.path}\n", "+++ /dev/null\n", 1)
-        parts.append(text)
+        if change.path not in diffs:
+            diffs[change.path] = _diff(change)
+        parts.append(diffs[change.path].text)
     return "".join(parts)
 
 
@@ -435,12 +447,10 @@ def _summary(
     return f"Applied the patch: {what}"
 
 
-def _edit_result(file: _File, change: FileChange, result: PatchResult) -> EditResult:
+def _edit_result(
+    file: _File, change: FileChange, result: PatchResult, diff: FileDiff
+) -> EditResult:
     strategies = [h.strategy for h in result.hunks if h.path in (change.path, change.moved_from)]
-    diff = unified_diff(
-        change.old_content or "", change.new_content or "", change.path,
-        created=change.old_content is None,
-    )  # fmt: skip
     data = None if change.new_content is None else change.new_content.encode("utf-8")
     verb = {"add": "Created", "delete": "Deleted", "update": "Updated"}[change.kind]
     return EditResult(

@@ -21,6 +21,7 @@ new content (``None`` when deleted).
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -387,21 +388,19 @@ class _Run:
 
 
 class _Lines:
-    """A text's line starts (lines end at ``\\n``; the text keeps its own endings)."""
+    """A text's lines (ending at ``\\n``; the text keeps its own endings), found lazily."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        starts = [0]
-        position = text.find("\n")
-        while position != -1:
-            starts.append(position + 1)
-            position = text.find("\n", position + 1)
-        if starts[-1] == len(text) and len(starts) > 1:
-            starts.pop()
-        if not text:
-            starts = []
-        self.starts = starts
-        self.count = len(starts)
+        self.count = _line_count(text)
+        self._starts: list[int] | None = None
+
+    @property
+    def starts(self) -> list[int]:
+        if self._starts is None:
+            starts = [0, *(m.end() for m in _NEWLINE.finditer(self.text))]
+            self._starts = starts[: self.count]
+        return self._starts
 
     def offset(self, line: int) -> int:
         return self.starts[line] if line < self.count else len(self.text)
@@ -501,6 +500,16 @@ def _add_lines(content: str, hunk: Hunk, cursor: int) -> tuple[TextEdit, int]:
     return TextEdit(new, 1, "append", (Region(first, first + max(added, 1) - 1),)), first + added
 
 
+_NEWLINE = re.compile("\n")
+
+
+def _line_count(text: str) -> int:
+    """Lines of ``text``: a final line without its newline counts."""
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
 def _keep_line_endings(content: str, edit: TextEdit) -> TextEdit:
     """The edit with the lines it left equal (a hunk's context) ending as they did: the
     cascade writes its replacement in the file's dominant line ending, which would change a
@@ -531,8 +540,8 @@ def _cursor_after(content: str, edit: TextEdit, cursor: int) -> int:
     """The line (0-based) just after the text the edit wrote, in its new content."""
     if not edit.spans:
         return cursor
-    old_lines = _Lines(content).count
-    new_lines = _Lines(edit.new_content).count
+    old_lines = _line_count(content)
+    new_lines = _line_count(edit.new_content)
     end = max(region.end_line for region in edit.spans)
     return max(0, new_lines - (old_lines - end))
 
@@ -547,8 +556,8 @@ def _splits_a_line(content: str, edit: TextEdit, hunk: Hunk) -> bool:
     old_lines = hunk.before.count("\n")
     if span.end_line - span.start_line + 1 != old_lines:
         return False
-    expected = _Lines(content).count - old_lines + to_lf(hunk.after).count("\n")
-    return _Lines(edit.new_content).count != expected
+    expected = _line_count(content) - old_lines + to_lf(hunk.after).count("\n")
+    return _line_count(edit.new_content) != expected
 
 
 def _without_final_newline(hunk: Hunk) -> Hunk | None:
