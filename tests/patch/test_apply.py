@@ -181,3 +181,20 @@ def test_a_failure_in_a_later_file_reports_that_file_and_its_hunk() -> None:
     assert (error.path, error.hunk, error.line) == ("c", 1, 11)
     assert "Hunk 1 of c (patch line 11)" in str(error)
     assert files == {"a": "1\n", "b": "2\n", "c": "3\n"}
+
+
+def test_an_anchor_that_disagrees_with_a_verbatim_match_is_refused() -> None:
+    content = "def a():\n    total  =  2\n\n\ndef b():\n    total = 2\n"
+    # Under the anchor "def a():" the line only matches loosely (spacing); it stands
+    # verbatim in b: the anchor and the text disagree.
+    text = patch("m.py", "@@ def a():\n-    total = 2\n+    total = 3\n")
+    error = failure({"m.py": content}, text)
+    assert isinstance(error.cause, AmbiguousMatch) and "anchor" in str(error)
+
+
+def test_order_decides_only_between_the_places_the_ambiguous_tier_found() -> None:
+    content = "x = 1\nx = 1\ny = 0\nz = 1\n"
+    body = "@@\n-y = 0\n+y = 5\n@@\n-x = 1\n+x = 2\n"
+    # After the first hunk no "x = 1" is left: a looser tier must not take "z = 1" instead.
+    error = failure({"f": content}, patch("f", body))
+    assert isinstance(error.cause, AmbiguousMatch) and error.hunk == 2

@@ -322,16 +322,20 @@ class _Run:
                     (anchor, lines.count),
                 ):
                     try:
-                        return self._in(lines, start, end, before, after)
+                        edit = self._in(lines, start, end, before, after)
                     except NoMatch:
                         continue
+                    return self._unless_exact_elsewhere(lines, edit, "the @@ anchor", before, after)
         if hunk.at_end:
             needed = before.count("\n") + lines.trailing_blank_lines()
             start = max(0, lines.count - needed)
             try:
-                return self._in(lines, start, lines.count, before, after)
+                edit = self._in(lines, start, lines.count, before, after)
             except MatchError:
                 pass
+            else:
+                where = "'*** End of File'"
+                return self._unless_exact_elsewhere(lines, edit, where, before, after)
         try:
             return self._in(lines, 0, lines.count, before, after)
         except AmbiguousMatch as error:
@@ -341,7 +345,38 @@ class _Run:
                 edit = self._in(lines, cursor, lines.count, before, after)
             except MatchError:
                 raise error from None
+            if edit.strategy != error.tier:
+                # Only one of the places the ambiguous tier found may decide, not a looser
+                # tier's guess in the rest of the file.
+                raise error from None
             return edit
+
+    def _unless_exact_elsewhere(
+        self, lines: _Lines, edit: TextEdit, narrowed_by: str, before: str, after: str
+    ) -> TextEdit:
+        """A loose match inside the narrowed region, unless the hunk stands verbatim
+        elsewhere: then the region and the text disagree, and nothing is guessed."""
+        if edit.strategy == "exact" or edit.no_change:
+            return edit
+        try:
+            exact: TextEdit = self._current.edit(lines.text, before, after, match_mode="exact")
+            places = exact.spans
+        except AmbiguousMatch as error:
+            places = error.candidates
+        except EditError:
+            return edit
+        if not places or _same_places(places, edit):
+            return edit
+        where = ", ".join(region.describe() for region in places)
+        raise AmbiguousMatch(
+            f"The hunk's old lines stand exactly at {where}, but {narrowed_by} points to "
+            f"{', '.join(r.describe() for r in edit.spans)}, where they only match loosely "
+            f"({edit.strategy}); nothing was changed.",
+            candidates=(*places, *edit.spans),
+            tier="exact",
+            hint="Fix the @@ line (or the copied lines) so both point to the same place.",
+            trace=edit.trace,
+        )
 
     def _in(self, lines: _Lines, start: int, end: int, before: str, after: str) -> TextEdit:
         """The cascade's edit of lines ``[start, end)``, spliced back into the whole text."""
@@ -508,6 +543,13 @@ def _line_count(text: str) -> int:
     if not text:
         return 0
     return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+def _same_places(places: tuple[Region, ...], edit: TextEdit) -> bool:
+    """The verbatim places are the loose edit's own lines (nothing disagrees)."""
+    return {(r.start_line, r.end_line) for r in places} <= {
+        (r.start_line, r.end_line) for r in edit.spans
+    }
 
 
 def _keep_line_endings(content: str, edit: TextEdit) -> TextEdit:
