@@ -9,7 +9,13 @@ import pytest
 from editengine import EditError, apply_patch, edit_text
 from editengine._resources import benchmark_path
 from editengine.evaluation.dataset import load_cases
-from editengine.evaluation.formats import express, express_many, expressible, path_of
+from editengine.evaluation.formats import (
+    express,
+    express_many,
+    expressible,
+    hunk_texts,
+    path_of,
+)
 from editengine.patch import FORMATS
 
 CASES = [case for case in load_cases([benchmark_path()]) if expressible(case)]
@@ -53,3 +59,46 @@ def test_three_edits_in_one_patch_give_each_file_its_edit_text_result(format: st
         result = apply_patch(files, express_many(group, format), format=format)
         for n, case in enumerate(group):
             assert result.files[path_of(case, n)] == edit_outcome(case)
+
+
+def with_file_context(case, lines_around: int = 2) -> tuple[str, str] | None:
+    """The case's hunk with ``lines_around`` lines of the file's own text above and below
+    (as a diff tool writes them), or ``None`` when old_string is not whole lines."""
+    try:
+        edit = edit_text(case.content, case.old_string, case.new_string)
+    except EditError:
+        return None
+    before, after = hunk_texts(case)
+    if not case.old_string or len(edit.spans) != 1:
+        return None
+    span = edit.spans[0]
+    lines = case.content.replace("\r\n", "\n").split("\n")
+    start = span.start_line - 1
+    first = before.split("\n", 1)[0]
+    if before.count("\n") != span.end_line - start or lines[start].strip() != first.strip():
+        return None  # a fragment of a line: a diff cannot say it
+    above = "".join(line + "\n" for line in lines[max(0, start - lines_around) : start])
+    below_lines = lines[span.end_line : span.end_line + lines_around]
+    below = "".join(line + "\n" for line in below_lines) if span.end_line < len(lines) - 1 else ""
+    return above + before + below, above + after + below
+
+
+def test_hunks_with_the_files_own_context_give_the_edit_text_file() -> None:
+    from editengine.evaluation.formats import _hunk_lines
+
+    compared = 0
+    differ = []
+    for case in CASES:
+        texts = with_file_context(case)
+        if texts is None:
+            continue
+        compared += 1
+        diff = f"--- a/f\n+++ b/f\n@@ -1 +1 @@\n{_hunk_lines(*texts)}"
+        try:
+            got = apply_patch({"f": case.content}, diff, format="udiff").files["f"]
+        except EditError:
+            got = None
+        if got != edit_outcome(case):
+            differ.append(case.id)
+    assert compared > 150
+    assert differ == []

@@ -47,6 +47,9 @@ from editengine.text import NormalizedText, ascii_punctuation, to_lf
 HunkFixer = Callable[[str, str, Hunk, NoMatch], "TextEdit | None"]
 ChangeKind = Literal["update", "add", "delete"]
 _ORDERED_FORMATS = ("udiff", "apply_patch")
+# Tiers that re-indent the replacement: where context lines indented unlike the changed
+# lines would shift lines the hunk does not change.
+_REINDENTING = ("line_trimmed",)
 
 
 @dataclass(frozen=True)
@@ -301,7 +304,53 @@ class _Run:
                 hint="Copy the old lines whole from the file.",
                 trace=edit.trace,
             )
-        return edit
+        return self._by_core(content, hunk, edit)
+
+    def _by_core(self, content: str, hunk: Hunk, edit: TextEdit) -> TextEdit:
+        """A hunk placed loosely: its changed lines alone, applied inside the place found.
+
+        The context lines only say where; re-indenting them with the changed lines (when the
+        model indented the two differently) would move lines the hunk does not change. The
+        changed lines alone are the edit ``edit`` would make; when they cannot be placed
+        alone inside the span, the whole hunk's edit stands.
+        """
+        if edit.strategy not in _REINDENTING or edit.no_change or len(edit.spans) != 1:
+            return edit
+        old = to_lf(hunk.before).splitlines(keepends=True)
+        new = to_lf(hunk.after).splitlines(keepends=True)
+        head = 0
+        while head < min(len(old), len(new)) and old[head] == new[head]:
+            head += 1
+        tail = 0
+        while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+            tail += 1
+        # The changed lines begin and end on text, not on a blank line a tier might trim.
+        while head and (not old[head].strip() or (head < len(new) and not new[head].strip())):
+            head -= 1
+        while tail and (
+            not old[len(old) - 1 - tail].strip()
+            or (len(new) - 1 - tail >= 0 and not new[len(new) - 1 - tail].strip())
+        ):
+            tail -= 1
+        if not head and not tail:
+            return edit
+        core_old = "".join(old[head : len(old) - tail])
+        core_new = "".join(new[head : len(new) - tail])
+        if not core_old.strip():
+            return edit
+        span = edit.spans[0]
+        lines = _Lines(content)
+        self._current = self.lines_cascade
+        try:
+            core = self._in(lines, span.start_line - 1, span.end_line, core_old, core_new)
+        except EditError:
+            return edit
+        if core.no_change:
+            return edit
+        return TextEdit(
+            core.new_content, core.replacements, edit.strategy, edit.spans, False, edit.note,
+            edit.trace,
+        )  # fmt: skip
 
     def _seek(
         self,
