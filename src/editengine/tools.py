@@ -197,7 +197,7 @@ def openai_custom_apply_patch_tool(
 
     ``api="responses"`` gives the Responses API shape, ``"chat"`` the Chat Completions one.
     """
-    custom = {
+    custom: dict[str, Any] = {
         "name": APPLY_PATCH_TOOL,
         "description": tool_description(APPLY_PATCH_TOOL).split("\n\nRules:")[0]
         + "\nSend the patch in the apply_patch format only.",

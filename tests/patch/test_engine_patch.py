@@ -308,3 +308,35 @@ def test_tool_errors_name_the_hunk_and_the_closest_text(engine: EditEngine) -> N
     assert engine.handle_tool_call("apply_patch", "").startswith("Error [bad_request]")
     malformed = engine.handle_tool_call("apply_patch", {"patch": "*** Begin Patch\n*** Nope\n"})
     assert malformed.startswith("Error [bad_patch]: Patch line")
+
+
+def test_async_twin_and_a_modified_single_file_approval(root: Path, tmp_path: Path) -> None:
+    import asyncio
+
+    one = "*** Begin Patch\n*** Update File: src/a.py\n@@\n-    return 1\n+    return 10\n"
+    one += "*** End Patch"
+    engine = make(root, tmp_path, confirm=lambda request: Decision.modify("user's own\n"))
+    result = asyncio.run(engine.aapply_patch(one))
+    assert (root / "src/a.py").read_text() == "user's own\n"
+    assert result.files["src/a.py"] == "user's own\n"
+    several = make(root, tmp_path, confirm=lambda request: Decision.modify("x\n"))
+    with pytest.raises(EditRejected, match="one file"):
+        several.apply_patch(
+            "*** Begin Patch\n*** Update File: src/b.py\n@@\n-    return 2\n+    return 20\n"
+            "*** Update File: src/c.py\n@@\n-    return 3\n+    return 30\n*** End Patch\n"
+        )
+    assert (root / "src/b.py").read_text() == FILES["src/b.py"]
+
+
+def test_the_read_tracker_refuses_a_patch_on_a_file_changed_since_it_was_read(
+    root: Path, tmp_path: Path
+) -> None:
+    from editengine import ReadTracker
+
+    tracker = ReadTracker()
+    engine = make(root, tmp_path, read_tracker=tracker)
+    engine.read_file("src/a.py")
+    (root / "src/a.py").write_text("def a():\n    return 1  # edited by hand\n")
+    with pytest.raises(StaleFile):
+        engine.apply_patch(PATCH)
+    assert (root / "src/b.py").read_text() == FILES["src/b.py"]

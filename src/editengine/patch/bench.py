@@ -101,10 +101,11 @@ def main(argv: list[str] | None = None) -> int:
             text = build_patch(files, format, shift=shift)
             result = apply_patch(files, text, format=format)
             assert len(result.hunks) == FILES * HUNKS_PER_FILE
-            pure = _time(
-                lambda text=text, format=format: apply_patch(files, text, format=format),
-                args.repeat,
-            )
+
+            def in_memory(text: str = text, format: str = format) -> None:
+                apply_patch(files, text, format=format)
+
+            pure = _time(in_memory, args.repeat)
             with tempfile.TemporaryDirectory() as temp:
                 root = Path(temp) / "ws"
                 _seed(root, files)
