@@ -198,3 +198,9 @@ def test_order_decides_only_between_the_places_the_ambiguous_tier_found() -> Non
     # After the first hunk no "x = 1" is left: a looser tier must not take "z = 1" instead.
     error = failure({"f": content}, patch("f", body))
     assert isinstance(error.cause, AmbiguousMatch) and error.hunk == 2
+
+
+def test_a_block_quoting_parts_of_two_lines_is_placed_as_edit_would() -> None:
+    content = "x = f(a,\n      b) + 1\n"
+    blocks = "a\n<<<<<<< SEARCH\nf(a,\n      b)\n=======\ng(a,\n      b)\n>>>>>>> REPLACE\n"
+    assert apply_patch({"a": content}, blocks).files["a"] == "x = g(a,\n      b) + 1\n"

@@ -277,7 +277,7 @@ class _Run:
         try:
             edit = self._seek(content, hunk.before, hunk.after, hunk, cursor, self.lines_cascade)
         except NoMatch as error:
-            partial = _without_final_newline(hunk)
+            partial = _as_fragment(hunk)
             if partial is None:
                 raise
             try:
@@ -656,6 +656,19 @@ def _without_final_newline(hunk: Hunk) -> Hunk | None:
     if hunk.before.count("\n") != 1 or not hunk.before.endswith("\n"):
         return None
     if not hunk.after.endswith("\n"):
+        return None
+    return Hunk(
+        hunk.before[:-1], hunk.after[:-1], hunk.line, hunk.anchors, hunk.at_end, hunk.hint_line
+    )
+
+
+def _as_fragment(hunk: Hunk) -> Hunk | None:
+    """The hunk as a quote that may begin and end inside lines (what a SEARCH block holding
+    part of a line, or a diff made from one, means): the final newline of each side
+    dropped, placed by the cascade as ``edit`` places old_string."""
+    if not hunk.before.endswith("\n") or not hunk.after.endswith("\n"):
+        return None
+    if not hunk.before[:-1].strip():
         return None
     return Hunk(
         hunk.before[:-1], hunk.after[:-1], hunk.line, hunk.anchors, hunk.at_end, hunk.hint_line
