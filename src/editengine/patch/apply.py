@@ -20,8 +20,10 @@ new content (``None`` when deleted).
 
 from __future__ import annotations
 
+import difflib
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -49,7 +51,14 @@ ChangeKind = Literal["update", "add", "delete"]
 _ORDERED_FORMATS = ("udiff", "apply_patch")
 # Tiers that re-indent the replacement: where context lines indented unlike the changed
 # lines would shift lines the hunk does not change.
-_REINDENTING = ("line_trimmed",)
+_REINDENTING = (
+    "line_trimmed",
+    "boundary_trim",
+    "whitespace",
+    "unicode_punctuation",
+    "unescape",
+    "block_anchor",
+)
 
 
 @dataclass(frozen=True)
@@ -260,6 +269,7 @@ class _Run:
         """The edit for ``hunk`` and the line the next hunk's search may start from."""
         if hunk.is_addition:
             return _add_lines(content, hunk, cursor)
+        hunk = _without_blank_context_edges(hunk)
         try:
             edit = self._seek_whole_lines(content, hunk, cursor)
         except NoMatch:
@@ -267,6 +277,19 @@ class _Run:
             if trimmed is None:
                 raise
             edit = self._seek_whole_lines(content, trimmed, cursor)
+        rewritten = _rewritten_context(content, hunk, edit)
+        if rewritten is not None:
+            span = edit.spans[0].describe()
+            raise NoMatch(
+                f"The hunk's old lines match {span} only loosely ({edit.strategy}), and "
+                f"writing its new lines there would also change the context line "
+                f"{rewritten!r}, which the hunk keeps; nothing was changed.",
+                hint="Copy the hunk's context and '-' lines exactly from the file.",
+                closest=edit.spans,
+                trace=edit.trace,
+            )
+        if _applied_elsewhere(content, hunk, edit):
+            edit = TextEdit(content, 0, "already_applied", edit.spans, True, None, edit.trace)
         if "\r" in content and not edit.no_change:
             edit = _keep_line_endings(content, edit)
         return edit, _cursor_after(content, edit, cursor)
@@ -673,6 +696,107 @@ def _as_fragment(hunk: Hunk) -> Hunk | None:
     return Hunk(
         hunk.before[:-1], hunk.after[:-1], hunk.line, hunk.anchors, hunk.at_end, hunk.hint_line
     )
+
+
+def _without_blank_context_edges(hunk: Hunk) -> Hunk:
+    """The hunk without the blank (or ``...`` elision) context lines that begin or end it,
+    on both sides alike.
+
+    They say little about where the hunk goes, and a tier that trims such lines off the
+    quote's edges (boundary_trim, elision) would write them back as new lines.
+    """
+    old = to_lf(hunk.before).splitlines(keepends=True)
+    new = to_lf(hunk.after).splitlines(keepends=True)
+    head = 0
+    while (
+        head < min(len(old), len(new)) - 1 and old[head] == new[head] and _says_nothing(old[head])
+    ):
+        head += 1
+    tail = 0
+    while (
+        tail < min(len(old), len(new)) - head - 1
+        and old[-1 - tail] == new[-1 - tail]
+        and _says_nothing(old[-1 - tail])
+    ):
+        tail += 1
+    if not head and not tail:
+        return hunk
+    before = "".join(old[head : len(old) - tail])
+    after = "".join(new[head : len(new) - tail])
+    if not before.strip() or _says_nothing_at_all(before):
+        return hunk
+    return Hunk(before, after, hunk.line, hunk.anchors, hunk.at_end, hunk.hint_line)
+
+
+def _says_nothing(line: str) -> bool:
+    return not line.strip() or _is_marker(line.rstrip("\n"))
+
+
+def _says_nothing_at_all(text: str) -> bool:
+    return all(_says_nothing(line) for line in text.splitlines())
+
+
+def _is_marker(line: str) -> bool:
+    """An elision marker line (``# ... existing code ...``)."""
+    try:
+        from editengine.matching.elision import is_marker
+    except ImportError:  # pragma: no cover - the tier module moved
+        return line.strip() in ("...", "# ...", "// ...")
+    return bool(is_marker(line))
+
+
+def _rewritten_context(content: str, hunk: Hunk, edit: TextEdit) -> str | None:
+    """A context line the hunk keeps, standing verbatim in the place it matched, that the
+    edit would nonetheless change (a tolerant tier rewriting a line's spacing); ``None``
+    when every such line survives."""
+    if edit.no_change or edit.strategy == "exact" or len(edit.spans) != 1:
+        return None
+    old = to_lf(hunk.before).splitlines()
+    new = to_lf(hunk.after).splitlines()
+    kept: Counter[str] = Counter()
+    removed: Counter[str] = Counter()
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    for tag, i1, i2, _, _ in matcher.get_opcodes():
+        # A removed line may stand in the file spelled as a kept one (the quoting mistake
+        # the tier forgave): count removed lines by their spelling-free key.
+        if tag == "equal":
+            kept.update(old[i1:i2])
+        else:
+            removed.update(_spelling_free(line) for line in old[i1:i2])
+    span = edit.spans[0]
+    before_lines = to_lf(content).split("\n")
+    after_lines = to_lf(edit.new_content).split("\n")
+    start, end = span.start_line - 1, span.end_line
+    grown = len(after_lines) - len(before_lines)
+    region_before = Counter(before_lines[start:end])
+    region_after = Counter(after_lines[start : end + grown])
+    for line in kept:
+        if not line.strip() or line not in region_before:
+            continue
+        if region_after[line] < region_before[line] - removed[_spelling_free(line)]:
+            return line
+    return None
+
+
+def _spelling_free(line: str) -> str:
+    return "".join(ascii_punctuation(line).split())
+
+
+def _applied_elsewhere(content: str, hunk: Hunk, edit: TextEdit) -> bool:
+    """A loose match for the old lines while the new lines already stand, verbatim and
+    whole, in the file: the hunk was applied before; the loose match is a look-alike."""
+    if edit.no_change or edit.strategy == "exact":
+        return False
+    after = to_lf(hunk.after)
+    if sum(1 for line in after.splitlines() if line.strip()) < 2:
+        return False
+    text = to_lf(content)
+    at = text.find(after)
+    while at != -1:
+        if at == 0 or text[at - 1] == "\n":
+            return True
+        at = text.find(after, at + 1)
+    return False
 
 
 def _without_trailing_blank_context(hunk: Hunk) -> Hunk | None:
