@@ -204,3 +204,40 @@ def test_a_block_quoting_parts_of_two_lines_is_placed_as_edit_would() -> None:
     content = "x = f(a,\n      b) + 1\n"
     blocks = "a\n<<<<<<< SEARCH\nf(a,\n      b)\n=======\ng(a,\n      b)\n>>>>>>> REPLACE\n"
     assert apply_patch({"a": content}, blocks).files["a"] == "x = g(a,\n      b) + 1\n"
+
+
+def test_blank_and_elision_context_at_a_hunks_edges_is_not_written_back() -> None:
+    content = "import x\n\n\nclass A(B):\n    pass\n"
+    # The elision tier places the marker and the blank lines as a gap; written back, the
+    # two blank lines would be added a second time.
+    body = "@@\n # ... rest of the code unchanged ...\n \n \n-class A(B):\n+class A(C):\n"
+    new = apply_patch({"f": content}, patch("f", body)).files["f"]
+    assert new == "import x\n\n\nclass A(C):\n    pass\n"
+
+
+def test_new_lines_already_standing_elsewhere_make_a_loose_match_a_no_op() -> None:
+    content = "if a:\n        x = 1\n        y = 2\nif b:\n    x = 1\n"
+    # The old lines only match loosely at the top (deeper indentation); the new lines stand
+    # verbatim at the bottom: the hunk was applied there before.
+    text = patch("f", "@@\n if b:\n     x = 1\n-    y = 2\n")
+    result = apply_patch({"f": content}, text)
+    assert result.files["f"] == content and result.hunks[0].strategy == "already_applied"
+
+
+def test_a_loose_match_that_would_rewrite_a_kept_context_line_is_refused() -> None:
+    content = "def f():\n\tif x:\n\t\tgo( 1 )\n\tkeep( 2 )\n"
+    # Spacing is off in the removed line (whitespace tier); the kept line is verbatim and
+    # must come out byte for byte, or not at all.
+    text = patch("f", "@@\n-\t\tgo(1)\n+\t\tgo(3)\n \tkeep( 2 )\n")
+    new = apply_patch({"f": content}, text).files["f"]
+    assert new == "def f():\n\tif x:\n\t\tgo(3)\n\tkeep( 2 )\n"
+
+
+def test_an_elision_marker_replaced_by_code_the_file_already_has_is_refused() -> None:
+    content = "def a():\n    one()\n    two()\n\n\nB = 1\n"
+    diff = (
+        "--- a/f\n+++ b/f\n@@ -1,4 +1,7 @@\n"
+        " \n-# ...\n+def a():\n+    one()\n+    two()\n \n B = 1\n+C = 2\n"
+    )
+    error = failure({"f": content}, diff)
+    assert isinstance(error.cause, NoMatch) and "duplicate" in str(error)

@@ -102,3 +102,38 @@ def test_hunks_with_the_files_own_context_give_the_edit_text_file() -> None:
             differ.append(case.id)
     assert compared > 150
     assert differ == []
+
+
+@pytest.mark.parametrize("context", [3, 5])
+def test_diffs_written_by_difflib_are_never_wrong(context: int) -> None:
+    """Every benchmark edit as ``difflib.unified_diff`` writes it (hunks cut to ``context``
+    lines, so one edit may become several hunks): no file is ever changed into anything
+    but the expected one, and the successes stay within a point of edit_text's."""
+    import difflib
+
+    from editengine.evaluation.scoring import CaseResult, Outcome, score
+
+    outcomes = {Outcome.SUCCESS: 0, Outcome.REFUSED: 0, Outcome.WRONG: 0}
+    edit_successes = 0
+    wrong = []
+    for case in CASES:
+        before, after = hunk_texts(case)
+        diff = "".join(
+            difflib.unified_diff(
+                before.splitlines(True), after.splitlines(True), "a/f", "b/f", n=context
+            )
+        )
+        if not diff:
+            continue
+        try:
+            result = CaseResult(True, apply_patch({"f": case.content}, diff).files["f"])
+        except EditError:
+            result = CaseResult(False)
+        outcome = score(case, result)
+        outcomes[outcome] += 1
+        if outcome is Outcome.WRONG:
+            wrong.append(case.id)
+        edit = edit_outcome(case)
+        edit_successes += score(case, CaseResult(edit is not None, edit)) is Outcome.SUCCESS
+    assert wrong == []
+    assert outcomes[Outcome.SUCCESS] >= edit_successes - len(CASES) // 100

@@ -288,6 +288,15 @@ class _Run:
                 closest=edit.spans,
                 trace=edit.trace,
             )
+        if _spells_out_what_is_there(content, hunk, edit):
+            raise NoMatch(
+                "The hunk replaces an elision marker ('...') with lines the file already "
+                "holds elsewhere, so the marker stands for no lines here and writing them "
+                "would duplicate that code; nothing was changed.",
+                hint="Quote the lines to change instead of an elision marker.",
+                closest=edit.spans,
+                trace=edit.trace,
+            )
         if _applied_elsewhere(content, hunk, edit):
             edit = TextEdit(content, 0, "already_applied", edit.spans, True, None, edit.trace)
         if "\r" in content and not edit.no_change:
@@ -780,6 +789,36 @@ def _rewritten_context(content: str, hunk: Hunk, edit: TextEdit) -> str | None:
 
 def _spelling_free(line: str) -> str:
     return "".join(ascii_punctuation(line).split())
+
+
+def _spells_out_what_is_there(content: str, hunk: Hunk, edit: TextEdit) -> bool:
+    """An elision match whose hunk removes a marker line and adds a block of lines the file
+    already holds verbatim somewhere else than the matched place: the marker matched a gap
+    that is not those lines, and the write would repeat existing code."""
+    if edit.strategy != "elision" or edit.no_change or len(edit.spans) != 1:
+        return False
+    old = to_lf(hunk.before).splitlines()
+    new = to_lf(hunk.after).splitlines()
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    text = "\n" + to_lf(content)
+    span = edit.spans[0]
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag not in ("replace", "insert"):
+            continue
+        if not any(_is_marker(line) for line in old[i1:i2]):
+            continue
+        added = new[j1:j2]
+        if sum(1 for line in added if line.strip()) < 2:
+            continue
+        block = "\n" + "\n".join(added) + "\n"
+        at = text.find(block)
+        while at != -1:
+            first = text.count("\n", 0, at) + 1  # 1-based line of the block's first line
+            last = first + len(added) - 1
+            if first < span.start_line or last > span.end_line:
+                return True
+            at = text.find(block, at + 1)
+    return False
 
 
 def _applied_elsewhere(content: str, hunk: Hunk, edit: TextEdit) -> bool:
