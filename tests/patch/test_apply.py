@@ -241,3 +241,14 @@ def test_an_elision_marker_replaced_by_code_the_file_already_has_is_refused() ->
     )
     error = failure({"f": content}, diff)
     assert isinstance(error.cause, NoMatch) and "duplicate" in str(error)
+
+
+def test_added_lines_placed_only_by_a_diff_line_number_are_refused() -> None:
+    content = "a\nb\nc\n"
+    diff = "--- a/f\n+++ b/f\n@@ -1,0 +2 @@\n+inserted\n"
+    assert isinstance(failure({"f": content}, diff).cause, NoMatch)
+    # at the end of the file, or without numbers, the lines are appended
+    at_end = "--- a/f\n+++ b/f\n@@ -3,0 +4 @@\n+last\n"
+    assert apply_patch({"f": content}, at_end).files["f"] == "a\nb\nc\nlast\n"
+    no_numbers = "--- a/f\n+++ b/f\n@@ ... @@\n+last\n"
+    assert apply_patch({"f": content}, no_numbers).files["f"] == "a\nb\nc\nlast\n"

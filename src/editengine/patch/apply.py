@@ -600,6 +600,15 @@ def _add_lines(content: str, hunk: Hunk, cursor: int) -> tuple[TextEdit, int]:
             TextEdit(new, 1, "insert", (Region(anchor + 2, anchor + 1 + addition.count("\n")),)),
             anchor + 1 + addition.count("\n"),
         )
+    if hunk.hint_line is not None and 0 <= hunk.hint_line < lines.count:
+        # A diff hunk of added lines only, whose "@@ -N" says they go after line N: a line
+        # number is all there is to place them, and numbers are never trusted.
+        raise NoMatch(
+            f"The hunk only adds lines, with no context line around them; its '@@' header "
+            f"puts them after line {hunk.hint_line}, but a line number alone does not say "
+            "where they go. Nothing was changed.",
+            hint="Give two or three unchanged lines around the added lines as context.",
+        )
     body = source.text
     if body.endswith(addition) and (
         len(body) == len(addition) or body[: -len(addition)].endswith("\n")
