@@ -252,3 +252,10 @@ def test_added_lines_placed_only_by_a_diff_line_number_are_refused() -> None:
     assert apply_patch({"f": content}, at_end).files["f"] == "a\nb\nc\nlast\n"
     no_numbers = "--- a/f\n+++ b/f\n@@ ... @@\n+last\n"
     assert apply_patch({"f": content}, no_numbers).files["f"] == "a\nb\nc\nlast\n"
+
+
+def test_old_lines_here_and_new_lines_already_there_is_ambiguous() -> None:
+    content = "job_a:\n  needs:\n    # check first\n    - tests\njob_b:\n  needs:\n    - tests\n"
+    # The insertion may have been applied to job_a already, or be meant for job_b.
+    text = patch("ci.yml", "@@\n   needs:\n+    # check first\n     - tests\n")
+    assert isinstance(failure({"ci.yml": content}, text).cause, AmbiguousMatch)

@@ -104,7 +104,7 @@ def test_hunks_with_the_files_own_context_give_the_edit_text_file() -> None:
     assert differ == []
 
 
-@pytest.mark.parametrize("context", [3, 5])
+@pytest.mark.parametrize("context", [2, 3, 5])
 def test_diffs_written_by_difflib_are_never_wrong(context: int) -> None:
     """Every benchmark edit as ``difflib.unified_diff`` writes it (hunks cut to ``context``
     lines, so one edit may become several hunks): no file is ever changed into anything

@@ -297,6 +297,17 @@ class _Run:
                 closest=edit.spans,
                 trace=edit.trace,
             )
+        elsewhere = _new_lines_stand_at(content, hunk, edit)
+        if elsewhere is not None and edit.strategy == "exact":
+            raise AmbiguousMatch(
+                f"The hunk's old lines stand at {edit.spans[0].describe()}, but its new lines "
+                f"already stand at {elsewhere.describe()}: it may have been applied there "
+                "before, or be meant here; nothing was changed.",
+                candidates=(*edit.spans, elsewhere),
+                tier="exact",
+                hint="Add context lines that tell the two places apart.",
+                trace=edit.trace,
+            )
         if _applied_elsewhere(content, hunk, edit):
             edit = TextEdit(content, 0, "already_applied", edit.spans, True, None, edit.trace)
         if "\r" in content and not edit.no_change:
@@ -828,6 +839,27 @@ def _spells_out_what_is_there(content: str, hunk: Hunk, edit: TextEdit) -> bool:
                 return True
             at = text.find(block, at + 1)
     return False
+
+
+def _new_lines_stand_at(content: str, hunk: Hunk, edit: TextEdit) -> Region | None:
+    """Where the hunk's new lines already stand, verbatim and whole, apart from the place
+    the edit changes (``None`` when they do not)."""
+    if edit.no_change or len(edit.spans) != 1:
+        return None
+    after = to_lf(hunk.after)
+    if sum(1 for line in after.splitlines() if line.strip()) < 2:
+        return None
+    text = to_lf(content)
+    span = edit.spans[0]
+    at = text.find(after)
+    while at != -1:
+        if at == 0 or text[at - 1] == "\n":
+            first = text.count("\n", 0, at) + 1
+            last = first + after.count("\n") - 1
+            if last < span.start_line or first > span.end_line:
+                return Region(first, last)
+        at = text.find(after, at + 1)
+    return None
 
 
 def _applied_elsewhere(content: str, hunk: Hunk, edit: TextEdit) -> bool:
