@@ -259,3 +259,11 @@ def test_old_lines_here_and_new_lines_already_there_is_ambiguous() -> None:
     # The insertion may have been applied to job_a already, or be meant for job_b.
     text = patch("ci.yml", "@@\n   needs:\n+    # check first\n     - tests\n")
     assert isinstance(failure({"ci.yml": content}, text).cause, AmbiguousMatch)
+
+
+def test_patch_paths_are_matched_to_the_files_keys() -> None:
+    files = {"src/a.py": "x\n"}
+    assert apply_patch(files, "--- a/./src/a.py\n+++ b/./src/a.py\n@@\n-x\n+y\n").files == {
+        "src/a.py": "y\n"
+    }
+    assert "path_outside_workspace" in failure(files, patch("/src/a.py", "-x\n+y\n")).cause.code

@@ -14,7 +14,9 @@
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Collection, Mapping
+from dataclasses import replace
 from typing import Any
 
 from editengine.errors import BadRequest
@@ -84,4 +86,25 @@ def apply_patch(
         if not isinstance(path, str) or not (content is None or isinstance(content, str)):
             raise BadRequest("files must map path strings to content strings.")
     parsed = parse_patch(patch, format, known_paths=list(files))
-    return apply_operations(files, parsed, cascade=cascade)
+    return apply_operations(files, _keyed_like(parsed, files), cascade=cascade)
+
+
+def _keyed_like(parsed: Patch, files: Mapping[str, Any]) -> Patch:
+    """The patch with each path spelled as the ``files`` key it names (``./a.py`` or
+    ``src//a.py`` for ``src/a.py``)."""
+    keys = {_normal(path): path for path in files}
+
+    def key(path: str | None) -> str | None:
+        if path is None or path in files:
+            return path
+        return keys.get(_normal(path), path)
+
+    operations = tuple(
+        replace(op, path=key(op.path) or op.path, move_to=key(op.move_to))
+        for op in parsed.operations
+    )
+    return replace(parsed, operations=operations)
+
+
+def _normal(path: str) -> str:
+    return posixpath.normpath(path.replace("\\", "/")).lstrip("/") if path else path
