@@ -107,4 +107,4 @@ def _keyed_like(parsed: Patch, files: Mapping[str, Any]) -> Patch:
 
 
 def _normal(path: str) -> str:
-    return posixpath.normpath(path.replace("\\", "/")).lstrip("/") if path else path
+    return posixpath.normpath(path) if path else path
