@@ -317,12 +317,14 @@ class PatchFailed(EditError):
         hunk: int | None = None,
         line: int | None = None,
         hint: str | None = None,
+        old_lines: str | None = None,
     ) -> None:
         super().__init__(message, hint=hint)
         self.path = path
         self.hunk = hunk
         self.line = line
         self.cause = cause
+        self.old_lines = old_lines  # the failing hunk's context and '-' lines, as sent
 
     def to_dict(self) -> dict[str, Any]:
         data = super().to_dict()

@@ -495,4 +495,10 @@ def format_patch_error(error: EditError) -> str:
     where = [region.describe() for region in closest]
     if where and not all(place in text for place in where):
         text += f"\nClosest text in {error.path}: " + ", ".join(where) + "."
+    if error.old_lines:
+        quoted = error.old_lines.splitlines()
+        shown = quoted[:20] + ([f"... ({len(quoted) - 20} more lines)"] if len(quoted) > 20 else [])
+        text += f"\nThe hunk's old lines (patch line {error.line}):\n" + "\n".join(
+            "    " + line for line in shown
+        )
     return text

@@ -937,15 +937,24 @@ def _failed(
     message = f"{where} failed; no file was changed. {_in_hunk_terms(str(cause))}"
     if isinstance(cause, BadRequest):
         message = f"{where} is invalid; no file was changed. {cause}"
-    return PatchFailed(message, path=op.path, cause=cause, hunk=index, line=line)
+    old_lines = hunk.before if hunk is not None else None
+    return PatchFailed(
+        message, path=op.path, cause=cause, hunk=index, line=line, old_lines=old_lines
+    )
 
 
 def _in_hunk_terms(message: str) -> str:
     """The cascade's message, speaking of the hunk's lines instead of edit arguments."""
     message = message.replace(", or set replace_all=true to change every occurrence", "")
+    message = message.replace("old_string was", "the hunk's old lines (context and '-' lines) were")
+    message = message.replace("old_string matches", "the hunk's old lines match")
+    message = message.replace(
+        "copy old_string exactly as it stands", "copy them exactly as they stand"
+    )
     message = message.replace("old_string", "the hunk's old lines (context and '-' lines)", 1)
     message = message.replace("old_string", "the old lines")
-    return message.replace("new_string", "the new lines")
+    message = message.replace("new_string", "the new lines")
+    return message[:1].upper() + message[1:]
 
 
 def _verb(op: FileOperation) -> str:
