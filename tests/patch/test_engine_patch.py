@@ -305,6 +305,7 @@ def test_tool_errors_name_the_hunk_and_the_closest_text(engine: EditEngine) -> N
     answer = engine.handle_tool_call("apply_patch", {"patch": bad})
     assert answer.startswith("Error [patch_failed/no_match]: Hunk 1 of src/a.py (patch line 3)")
     assert "line 1" in answer
+    assert "The hunk's old lines (patch line 3):\n    def aa():" in answer
     assert engine.handle_tool_call("apply_patch", "").startswith("Error [bad_request]")
     malformed = engine.handle_tool_call("apply_patch", {"patch": "*** Begin Patch\n*** Nope\n"})
     assert malformed.startswith("Error [bad_patch]: Patch line")
