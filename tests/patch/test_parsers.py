@@ -322,3 +322,8 @@ def test_unknown_format_and_non_text_are_bad_requests() -> None:
     with pytest.raises(BadRequest):
         parse_patch(b"x", "auto")  # type: ignore[arg-type]
     assert error_line("nothing to see here") == 1
+
+
+def test_blocks_path_after_a_label() -> None:
+    text = "File: `src/c.py`\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n"
+    assert parse_patch(text).operations[0].path == "src/c.py"

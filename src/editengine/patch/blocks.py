@@ -31,6 +31,7 @@ HEAD = re.compile(r"^<{5,9} SEARCH>?\s*$")
 DIVIDER = re.compile(r"^={5,9}\s*$")
 UPDATED = re.compile(r"^>{5,9} REPLACE\s*$")
 FENCE = "```"
+_LABEL = re.compile(r"^(?:file|path|filename|file name)\s*:\s*(\S.*)$", re.IGNORECASE)
 
 
 def parse(text: str, *, known_paths: Collection[str] = ()) -> Patch:
@@ -123,6 +124,9 @@ def _path_of(line: str) -> str | None:
         rest = text.lstrip("`").strip()
         return rest if rest and ("." in rest or "/" in rest) else None
     text = text.rstrip(":").lstrip("#").strip().strip("`*").strip()
+    labelled = _LABEL.match(text)
+    if labelled:
+        text = labelled.group(1).strip().strip("`*").strip()
     if not text or (any(c.isspace() for c in text) and "." not in text and "/" not in text):
         return None  # prose ("Here is the change:"), not a path
     return text
