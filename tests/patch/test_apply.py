@@ -267,3 +267,18 @@ def test_patch_paths_are_matched_to_the_files_keys() -> None:
         "src/a.py": "y\n"
     }
     assert "path_outside_workspace" in failure(files, patch("/src/a.py", "-x\n+y\n")).cause.code
+
+
+def test_a_diff_hunk_found_above_the_previous_hunk_is_refused() -> None:
+    content = "}\n\nstart()\nmiddle()\nend()\n}\n"
+    diff = (
+        "--- a/f\n+++ b/f\n@@ -3,2 +3,2 @@\n start()\n-middle()\n+MIDDLE()\n@@ -6,2 +6 @@\n }\n-\n"
+    )
+    error = failure({"f": content}, diff)
+    assert isinstance(error.cause, AmbiguousMatch) and error.hunk == 2
+    # SEARCH/REPLACE blocks carry no order: there the same two edits both apply
+    blocks = (
+        "f\n<<<<<<< SEARCH\nstart()\nmiddle()\n=======\nstart()\nMIDDLE()\n>>>>>>> REPLACE\n"
+        "f\n<<<<<<< SEARCH\n}\n\n=======\n}\n>>>>>>> REPLACE\n"
+    )
+    assert apply_patch({"f": content}, blocks).files["f"] == "}\nstart()\nMIDDLE()\nend()\n}\n"

@@ -228,10 +228,13 @@ class _Run:
                 raise _failed(op, _missing(op.path, "update"))
             content = ""
         cursor = 0
+        previous_start: int | None = None
         for index, hunk in enumerate(op.hunks, 1):
             try:
                 edit, cursor = self._place(content, hunk, cursor)
                 corrected = False
+                if self.ordered and previous_start is not None:
+                    _check_order(edit, previous_start)
             except NoMatch as error:
                 fixed = self.fix(op.path, content, hunk, error) if self.fix else None
                 if fixed is None:
@@ -246,6 +249,9 @@ class _Run:
                 )
             )  # fmt: skip
             content = edit.new_content
+            if edit.spans and not edit.no_change and edit.strategy != "append":
+                # (lines appended at the end say nothing about the order of the hunks)
+                previous_start = min(region.start_line for region in edit.spans)
         if op.move_to is not None and op.move_to != op.path:
             if self.current(op.move_to) is not None:
                 raise _failed(
@@ -677,6 +683,25 @@ def _keep_line_endings(content: str, edit: TextEdit) -> TextEdit:
 
 def _unchanged(content: str, strategy: str, line: int) -> TextEdit:
     return TextEdit(content, 0, strategy, (), no_change=True)
+
+
+def _check_order(edit: TextEdit, previous_start: int) -> None:
+    """In a diff, hunks come in file order: a hunk found wholly above the previous one was
+    found in the wrong place (its few context lines also stand there)."""
+    if edit.no_change or not edit.spans:
+        return
+    end = max(region.end_line for region in edit.spans)
+    if end < previous_start:
+        where = ", ".join(region.describe() for region in edit.spans)
+        raise AmbiguousMatch(
+            f"The hunk matches {where}, above the previous hunk (line {previous_start}); "
+            "hunks of a diff are written in file order, so this place is doubtful and "
+            "nothing was changed.",
+            candidates=edit.spans,
+            tier=edit.strategy,
+            hint="Give the hunk more context lines, or order the hunks as in the file.",
+            trace=edit.trace,
+        )
 
 
 def _cursor_after(content: str, edit: TextEdit, cursor: int) -> int:
