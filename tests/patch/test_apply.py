@@ -282,3 +282,11 @@ def test_a_diff_hunk_found_above_the_previous_hunk_is_refused() -> None:
         "f\n<<<<<<< SEARCH\n}\n\n=======\n}\n>>>>>>> REPLACE\n"
     )
     assert apply_patch({"f": content}, blocks).files["f"] == "}\nstart()\nMIDDLE()\nend()\n}\n"
+
+
+def test_a_shortened_path_names_the_one_file_it_ends() -> None:
+    files = {"src/pkg/a.py": "x\n", "src/b.py": "x\n"}
+    diff = "--- a/pkg/a.py\n+++ b/pkg/a.py\n@@\n-x\n+y\n"
+    assert apply_patch(files, diff).files == {"src/pkg/a.py": "y\n"}
+    two = {"src/pkg/a.py": "x\n", "lib/a.py": "x\n"}
+    assert isinstance(failure(two, diff.replace("pkg/", "")).cause, FileNotFound)

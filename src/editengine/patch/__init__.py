@@ -94,13 +94,23 @@ def _keyed_like(parsed: Patch, files: Mapping[str, Any]) -> Patch:
     ``src//a.py`` for ``src/a.py``)."""
     keys = {_normal(path): path for path in files}
 
-    def key(path: str | None) -> str | None:
+    def key(path: str | None, *, existing: bool = False) -> str | None:
         if path is None or path in files:
             return path
-        return keys.get(_normal(path), path)
+        found = keys.get(_normal(path))
+        if found is None and existing:
+            # A bare or shortened path naming the one file of that name (as for blocks).
+            name = posixpath.basename(path)
+            same = [p for p in files if posixpath.basename(p) == name and p.endswith("/" + path)]
+            found = same[0] if len(same) == 1 else None
+        return found or path
 
     operations = tuple(
-        replace(op, path=key(op.path) or op.path, move_to=key(op.move_to))
+        replace(
+            op,
+            path=key(op.path, existing=op.kind != "add") or op.path,
+            move_to=key(op.move_to),
+        )
         for op in parsed.operations
     )
     return replace(parsed, operations=operations)
