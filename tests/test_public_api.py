@@ -20,6 +20,7 @@ EXPECTED = {
     "__version__", "default_tiers", "edit_text", "make_fixer",
 }  # fmt: skip
 EXPECTED |= {"Journal", "JournalCorrupt", "JournalError", "NothingToUndo", "UndoResult"}
+EXPECTED |= {"PatchError", "PatchFailed", "PatchResult", "apply_patch"}
 
 
 def test_exported_names_are_exactly_the_curated_set():

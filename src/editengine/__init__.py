@@ -33,6 +33,8 @@ from editengine.errors import (
     NoMatch,
     NotAFile,
     NothingToUndo,
+    PatchError,
+    PatchFailed,
     PathOutsideWorkspace,
     ProviderConfigError,
     ProviderError,
@@ -45,6 +47,7 @@ from editengine.errors import (
 from editengine.fixer import Correction, Fixer, FixRequest, LLMFixer, make_fixer
 from editengine.journal import Journal
 from editengine.matching import Match, Tier, default_tiers
+from editengine.patch import PatchResult, apply_patch
 from editengine.providers import (
     AnthropicProvider,
     CallbackProvider,
@@ -92,6 +95,9 @@ __all__ = [
     "NoMatch",
     "NotAFile",
     "OpenAIProvider",
+    "PatchError",
+    "PatchFailed",
+    "PatchResult",
     "PathOutsideWorkspace",
     "Provider",
     "ProviderConfigError",
@@ -111,6 +117,7 @@ __all__ = [
     "UnsupportedEncoding",
     "WriteFailed",
     "__version__",
+    "apply_patch",
     "default_tiers",
     "edit_text",
     "make_fixer",

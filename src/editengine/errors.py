@@ -4,6 +4,7 @@
 
     EditError                      edit_error
     ├── BadRequest                 bad_request
+    │   └── PatchError             bad_patch        (.line: the patch line at fault)
     ├── MatchError                 (old_string could not be placed exactly)
     │   ├── NoMatch                no_match
     │   ├── AmbiguousMatch         ambiguous
@@ -20,6 +21,7 @@
     │   └── WriteFailed            write_failed
     ├── EditRejected               rejected
     ├── MultiEditFailed            multi_edit_failed
+    ├── PatchFailed                patch_failed     (.path, .hunk, .cause)
     ├── FixerError                 fixer_error
     │   ├── FixerTimeout           fixer_timeout
     │   ├── ProviderError          provider_error   (.transient: worth retrying)
@@ -103,6 +105,25 @@ class BadRequest(EditError):
     """The call itself is malformed (wrong types, contradictory options)."""
 
     code = "bad_request"
+
+
+class PatchError(BadRequest):
+    """A patch (SEARCH/REPLACE blocks, unified diff or ``apply_patch``) is malformed.
+
+    ``line`` is the 1-based line of the patch text at fault (``None`` for the whole text).
+    """
+
+    code = "bad_patch"
+
+    def __init__(self, message: str, *, line: int | None = None, hint: str | None = None) -> None:
+        where = f"Patch line {line}: " if line is not None else "Patch: "
+        super().__init__(where + message, hint=hint)
+        self.line = line
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data["line"] = self.line
+        return data
 
 
 # --------------------------------------------------------------------------- matching
@@ -278,6 +299,40 @@ class MultiEditFailed(EditError):
         data = super().to_dict()
         data["index"] = self.index
         data["cause"] = self.cause.to_dict()
+        return data
+
+
+class PatchFailed(EditError):
+    """One file operation of a patch could not be applied; nothing was written.
+
+    ``path`` is the file, ``hunk`` the 1-based hunk of that file (``None`` when the file
+    operation itself failed), ``line`` the patch line the hunk starts on, ``cause`` the error
+    that stopped it (a :class:`NoMatch`, :class:`AmbiguousMatch`, :class:`FileNotFound` ...).
+    """
+
+    code = "patch_failed"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str,
+        cause: EditError,
+        hunk: int | None = None,
+        line: int | None = None,
+        hint: str | None = None,
+        old_lines: str | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.path = path
+        self.hunk = hunk
+        self.line = line
+        self.cause = cause
+        self.old_lines = old_lines  # the failing hunk's context and '-' lines, as sent
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data.update(path=self.path, hunk=self.hunk, line=self.line, cause=self.cause.to_dict())
         return data
 
 

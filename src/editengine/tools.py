@@ -1,5 +1,5 @@
-"""Tool-call integration: ``edit`` and ``multiedit`` tool schemas for OpenAI and Anthropic,
-argument normalisation, and the text a model reads back.
+"""Tool-call integration: ``edit``, ``multiedit`` and ``apply_patch`` tool schemas for OpenAI
+and Anthropic, argument normalisation, and the text a model reads back.
 
 >>> [tool["function"]["name"] for tool in openai_tools()]
 ['edit', 'multiedit']
@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from editengine._resources import prompt_text
 from editengine.edits import EditResult, EditSpec, canonical_arguments
-from editengine.errors import BadRequest, EditError, MultiEditFailed
+from editengine.errors import BadRequest, EditError, MultiEditFailed, PatchFailed
 
 EDIT_TOOL = "edit"
 MULTIEDIT_TOOL = "multiedit"
@@ -95,8 +95,64 @@ MULTIEDIT_PARAMETERS: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_PROMPTS = {EDIT_TOOL: "tool_edit.md", MULTIEDIT_TOOL: "tool_multiedit.md"}
-_PARAMETERS = {EDIT_TOOL: EDIT_PARAMETERS, MULTIEDIT_TOOL: MULTIEDIT_PARAMETERS}
+APPLY_PATCH_TOOL = "apply_patch"
+_PATCH_TOOL_NAMES = {"apply_patch", "applypatch", "patch"}
+
+APPLY_PATCH_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "patch": {
+            "type": "string",
+            "description": (
+                "The whole patch text: an apply_patch patch ('*** Begin Patch' ... "
+                "'*** End Patch'), a unified diff, or SEARCH/REPLACE blocks."
+            ),
+        },
+        "format": {
+            "type": "string",
+            "enum": ["auto", "apply_patch", "udiff", "search_replace"],
+            "default": "auto",
+            "description": "The patch format; 'auto' (default) detects it.",
+        },
+        "instruction": _INSTRUCTION,
+    },
+    "required": ["patch"],
+    "additionalProperties": False,
+}
+
+# The apply_patch grammar (Lark), for OpenAI's free-form custom tools: the model's output is
+# constrained to a well-formed patch.
+APPLY_PATCH_LARK_GRAMMAR = r"""start: begin_patch hunk+ end_patch
+begin_patch: "*** Begin Patch" LF
+end_patch: "*** End Patch" LF?
+
+hunk: add_hunk | delete_hunk | update_hunk
+add_hunk: "*** Add File: " filename LF add_line+
+delete_hunk: "*** Delete File: " filename LF
+update_hunk: "*** Update File: " filename LF change_move? change?
+
+filename: /(.+)/
+add_line: "+" /(.*)/ LF -> line
+
+change_move: "*** Move to: " filename LF
+change: (change_context | change_line)+ eof_line?
+change_context: ("@@" | "@@ " /(.+)/) LF
+change_line: ("+" | "-" | " ") /(.*)/ LF
+eof_line: "*** End of File" LF
+
+%import common.LF
+"""
+
+_PROMPTS = {
+    EDIT_TOOL: "tool_edit.md",
+    MULTIEDIT_TOOL: "tool_multiedit.md",
+    APPLY_PATCH_TOOL: "tool_apply_patch.md",
+}
+_PARAMETERS = {
+    EDIT_TOOL: EDIT_PARAMETERS,
+    MULTIEDIT_TOOL: MULTIEDIT_PARAMETERS,
+    APPLY_PATCH_TOOL: APPLY_PATCH_PARAMETERS,
+}
 
 ToolFormat = Literal["openai", "anthropic"]
 
@@ -130,6 +186,42 @@ def anthropic_tools(tools: Sequence[str] = (EDIT_TOOL, MULTIEDIT_TOOL)) -> list[
         }
         for tool in tools
     ]
+
+
+def openai_custom_apply_patch_tool(
+    *, api: Literal["responses", "chat"] = "responses"
+) -> dict[str, Any]:
+    """The ``apply_patch`` tool as an OpenAI free-form custom tool: the model writes the
+    patch as raw text, constrained by :data:`APPLY_PATCH_LARK_GRAMMAR`. Its call's input (a
+    string) goes to :meth:`EditEngine.handle_tool_call` as it is.
+
+    ``api="responses"`` gives the Responses API shape, ``"chat"`` the Chat Completions one.
+    """
+    custom: dict[str, Any] = {
+        "name": APPLY_PATCH_TOOL,
+        "description": tool_description(APPLY_PATCH_TOOL).split("\n\nRules:")[0]
+        + "\nSend the patch in the apply_patch format only.",
+        "format": {
+            "type": "grammar",
+            "syntax": "lark",
+            "definition": APPLY_PATCH_LARK_GRAMMAR,
+        },
+    }
+    if api == "chat":
+        grammar = custom.pop("format")
+        custom["format"] = {
+            "type": "grammar",
+            "grammar": {"syntax": grammar["syntax"], "definition": grammar["definition"]},
+        }
+        return {"type": "custom", "custom": custom}
+    return {"type": "custom", **custom}
+
+
+def openai_builtin_apply_patch_tool() -> dict[str, Any]:
+    """OpenAI's built-in Responses API ``apply_patch`` tool; pass each call's ``operation``
+    (``{"type": "update_file", "path", "diff"}`` ...) to :meth:`EditEngine.handle_tool_call`
+    as ``{"operation": ...}``."""
+    return {"type": "apply_patch"}
 
 
 def tool_definitions(
@@ -289,4 +381,126 @@ def format_error(error: EditError) -> str:
     where = [region.describe() for region in closest]
     if where and not all(place in text for place in where):
         text += "\nClosest text in the file: " + ", ".join(where) + "."
+    return text
+
+
+# ---------------------------------------------------------------------- apply_patch tool
+
+
+def is_patch_tool(name: object) -> bool:
+    return isinstance(name, str) and name.strip().lower() in _PATCH_TOOL_NAMES
+
+
+@dataclass(frozen=True)
+class PatchCall:
+    """A normalised ``apply_patch`` tool call."""
+
+    patch: str
+    format: str = "auto"
+    instruction: str | None = None
+
+
+def parse_patch_call(arguments: object) -> PatchCall:
+    """The patch of a function call (``{"patch": ...}``), a free-form custom-tool call (the
+    raw patch text) or a built-in ``apply_patch`` call (``{"operation": ...}``)."""
+    if isinstance(arguments, (bytes, bytearray)):
+        try:
+            arguments = arguments.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise BadRequest("The tool arguments are not UTF-8 text.") from error
+    if isinstance(arguments, str):
+        stripped = arguments.strip()
+        if not stripped.startswith("{"):
+            if not stripped:
+                raise BadRequest("apply_patch: the patch is empty; send the patch text.")
+            return PatchCall(arguments)  # a free-form (custom tool) call: the patch itself
+        arguments = _json(arguments, what="the tool arguments")
+    if not isinstance(arguments, Mapping):
+        raise BadRequest(
+            f"The tool arguments must be a JSON object, got {type(arguments).__name__}."
+        )
+    operation = arguments.get("operation")
+    if operation is not None:
+        return PatchCall(_operation_patch(operation))
+    patch = next(
+        (arguments[k] for k in ("patch", "patchText", "patch_text", "input") if k in arguments),
+        None,
+    )
+    if not isinstance(patch, str) or not patch.strip():
+        raise BadRequest("apply_patch: patch is required and must be the non-empty patch text.")
+    format = arguments.get("format") or "auto"
+    if not isinstance(format, str):
+        raise BadRequest(f"apply_patch: format must be a string, got {format!r}.")
+    return PatchCall(patch, format, _optional_text(arguments.get("instruction"), "instruction"))
+
+
+def _operation_patch(operation: object) -> str:
+    """A built-in apply_patch operation as an apply_patch patch."""
+    if not isinstance(operation, Mapping):
+        raise BadRequest("apply_patch: operation must be an object with type and path.")
+    kind, path, diff = operation.get("type"), operation.get("path"), operation.get("diff", "")
+    if not isinstance(path, str) or not path.strip():
+        raise BadRequest("apply_patch: operation.path is required.")
+    if not isinstance(diff, str):
+        raise BadRequest("apply_patch: operation.diff must be a string.")
+    body = diff if diff.endswith("\n") or not diff else diff + "\n"
+    if kind == "create_file":
+        lines = body.splitlines(keepends=True)
+        if any(line and not line.startswith("+") for line in lines):
+            body = "".join("+" + line for line in lines)
+        return f"*** Begin Patch\n*** Add File: {path}\n{body}*** End Patch\n"
+    if kind == "update_file":
+        return f"*** Begin Patch\n*** Update File: {path}\n{body}*** End Patch\n"
+    if kind == "delete_file":
+        return f"*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n"
+    raise BadRequest(
+        f"apply_patch: unknown operation type {kind!r}; use create_file, update_file or "
+        "delete_file."
+    )
+
+
+def run_patch_tool(apply: Any, arguments: object) -> str:
+    """Run an ``apply_patch`` tool call with ``apply`` (``EditEngine.apply_patch``); the text
+    the model reads back. Never raises."""
+    try:
+        call = parse_patch_call(arguments)
+        result = apply(call.patch, format=call.format, instruction=call.instruction)
+    except EditError as error:
+        return format_patch_error(error)
+    except Exception as error:  # a tool loop must get an answer, not a crash
+        import logging
+
+        logging.getLogger("editengine").error("apply_patch tool call failed", exc_info=error)
+        return (
+            f"Error [internal_error]: the patch failed unexpectedly ({type(error).__name__}: "
+            f"{error}). Re-read the files before trying again."
+        )
+    return format_patch_result(result)
+
+
+def format_patch_result(result: Any) -> str:
+    """The summary, notes, then the combined diff."""
+    summary = result.summary
+    parts = [summary if summary.endswith((".", "!", "?")) else summary + "."]
+    parts.extend(result.notes)
+    if result.diff:
+        parts.append(result.diff.rstrip("\n"))
+    return "\n\n".join(parts)
+
+
+def format_patch_error(error: EditError) -> str:
+    """Code, what went wrong (the failing hunk and its patch line), and the closest text."""
+    if not isinstance(error, PatchFailed):
+        return format_error(error)
+    text = f"Error [{error.code}/{error.cause.code}]: {error}"
+    closest = getattr(error.cause, "closest", ()) or getattr(error.cause, "candidates", ())
+    where = [region.describe() for region in closest]
+    if where and not all(place in text for place in where):
+        text += f"\nClosest text in {error.path}: " + ", ".join(where) + "."
+    if error.old_lines:
+        quoted = error.old_lines.splitlines()
+        shown = quoted[:20] + ([f"... ({len(quoted) - 20} more lines)"] if len(quoted) > 20 else [])
+        text += f"\nThe hunk's old lines (patch line {error.line}):\n" + "\n".join(
+            "    " + line for line in shown
+        )
     return text

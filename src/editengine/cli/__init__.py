@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from editengine import __version__
 
-COMMANDS = ("apply", "batch", "bench", "eval", "report", "undo", "mcp")
+COMMANDS = ("apply", "batch", "bench", "eval", "patch", "report", "undo", "mcp")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -25,7 +25,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Reads {id, content, old_string, new_string, replace_all, expected_replacements, "
             "match_mode} per line; writes {id, ok, new_content, strategy, error, error_code, "
-            "elapsed_ms} per line, in order, flushed."
+            "elapsed_ms} per line, in order, flushed. A line {id, files, patch, format} "
+            "applies a patch to the files and answers with files instead of new_content."
         ),
     )
     parser.set_defaults(func=lambda args: run(sys.stdin, sys.stdout))
@@ -53,6 +54,8 @@ def handle_line(line: str | bytes) -> dict[str, Any]:
         if not isinstance(request_id, (str, int, float, bool, type(None))):
             request_id = None  # echo only scalar ids back
             raise BadRequest("Field 'id' must be a string, a number or null.")
+        if "patch" in request:
+            return _patch_answer(request, started)
         for name, kind in _FIELDS.items():
             if not isinstance(request.get(name), kind):
                 raise BadRequest(f"Field {name!r} is required and must be a string.")
@@ -83,6 +86,29 @@ def handle_line(line: str | bytes) -> dict[str, Any]:
         answer = _error_answer(
             request_id, "internal_error", f"The request failed unexpectedly ({type(exc).__name__})."
         )
+    answer["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
+    return answer
+
+
+def _patch_answer(request: dict[str, Any], started: float) -> dict[str, Any]:
+    """``{"id", "files", "patch", "format"?}`` -> ``{"id", "ok", "files", "strategy", ...}``;
+    ``files`` maps every touched path to its new content (``null``: deleted)."""
+    from editengine.patch import apply_patch
+
+    answer: dict[str, Any] = {"id": request.get("id")}
+    try:
+        files = request.get("files", {})
+        if not isinstance(files, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in files.items()
+        ):
+            raise BadRequest("Field 'files' must be an object mapping paths to file contents.")
+        if not isinstance(request["patch"], str):
+            raise BadRequest("Field 'patch' must be a string.")
+        result = apply_patch(files, request["patch"], format=request.get("format") or "auto")
+        answer.update(ok=True, files=result.files, strategy=result.strategy, error=None,
+                      error_code=None)  # fmt: skip
+    except EditError as exc:
+        answer.update(ok=False, files=None, strategy=None, error=str(exc), error_code=exc.code)
     answer["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
     return answer
 

@@ -137,6 +137,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--no-progress", action="store_true", help="never draw a progress bar on stderr"
     )
+    parser.add_argument(
+        "--format",
+        dest="patch_format",
+        choices=("search_replace", "udiff", "apply_patch", "all"),
+        help="also write every case as a patch in this format (or all three), apply it with "
+        "apply_patch and report it beside edit, with multi-file patches",
+    )
     parser.set_defaults(func=handle)
 
 
@@ -303,6 +310,10 @@ def handle(args: argparse.Namespace) -> int:
         cases = load_cases(paths, categories=args.category or None)
         if not cases:
             raise EvaluationError("no cases to run (check the dataset and --category).")
+        if args.patch_format:
+            from editengine.evaluation.formats import handle_formats
+
+            return handle_formats(cases, args.patch_format, out, json_out=args.json)
         preflight(configs)
         runs = run_all(cases, configs, workers=args.workers, bar=not args.no_progress)
     except EditError as error:

@@ -77,6 +77,7 @@ from editengine.files import (
 from editengine.files.locking import DEFAULT_LOCK_TIMEOUT
 from editengine.fixer.protocol import Correction, Fixer
 from editengine.journal import Journal, JournalEntry
+from editengine.patch import PatchResult
 from editengine.read_tracker import ReadTracker
 from editengine.results import TextEdit, TierAttempt
 from editengine.state import EditObserver
@@ -250,6 +251,35 @@ class EditEngine:
         )  # fmt: skip
         return await self._aobserved(job)
 
+    def apply_patch(
+        self,
+        patch: str,
+        *,
+        format: str = "auto",
+        instruction: str | None = None,
+        dry_run: bool = False,
+    ) -> PatchResult:
+        """Apply a multi-file patch (``search_replace`` | ``udiff`` | ``apply_patch`` |
+        ``auto``) all or nothing; see ``docs/patch.md``."""
+        from editengine.engine import patching
+
+        return patching.apply_patch(
+            self, patch, format=format, instruction=instruction, dry_run=dry_run
+        )
+
+    async def aapply_patch(
+        self,
+        patch: str,
+        *,
+        format: str = "auto",
+        instruction: str | None = None,
+        dry_run: bool = False,
+    ) -> PatchResult:
+        """Async twin of :meth:`apply_patch` (the work runs in a thread)."""
+        return await asyncio.to_thread(
+            self.apply_patch, patch, format=format, instruction=instruction, dry_run=dry_run
+        )
+
     def read_file(self, file_path: str | os.PathLike[str]) -> str:
         """The file's text; recorded in the read tracker (when there is one) as seen."""
         target = self.workspace.resolve(file_path)
@@ -282,6 +312,8 @@ class EditEngine:
 
         Never raises: a malformed call answers ``Error [bad_request]: ...``.
         """
+        if _tools.is_patch_tool(name):
+            return _tools.run_patch_tool(self.apply_patch, arguments)
         try:
             call = _tools.parse_tool_call(name, arguments)
             if call.tool == _tools.EDIT_TOOL:
@@ -302,6 +334,8 @@ class EditEngine:
 
     async def ahandle_tool_call(self, name: str, arguments: Mapping[str, Any] | str) -> str:
         """Async twin of :meth:`handle_tool_call`."""
+        if _tools.is_patch_tool(name):
+            return await asyncio.to_thread(_tools.run_patch_tool, self.apply_patch, arguments)
         try:
             call = _tools.parse_tool_call(name, arguments)
             if call.tool == _tools.EDIT_TOOL:

@@ -1,0 +1,120 @@
+"""Patches in the formats agents emit, applied through the cascade (see ``docs/patch.md``).
+
+- :mod:`~editengine.patch.model` — the neutral model: file operations and hunks;
+- :mod:`~editengine.patch.blocks` — SEARCH/REPLACE blocks (aider);
+- :mod:`~editengine.patch.udiff` — unified diffs, tolerant of models' mistakes;
+- :mod:`~editengine.patch.codex` — ``apply_patch`` patches (Codex, OpenCode);
+- :mod:`~editengine.patch.detect` — ``format="auto"``;
+- :mod:`~editengine.patch.apply` — every hunk through the cascade, pure.
+
+>>> blocks = "a.py\\n<<<<<<< SEARCH\\nx = 1\\n=======\\nx = 2\\n>>>>>>> REPLACE\\n"
+>>> apply_patch({"a.py": "x = 1\\n"}, blocks).files
+{'a.py': 'x = 2\\n'}
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Collection, Mapping
+from dataclasses import replace
+from typing import Any
+
+from editengine.errors import BadRequest
+from editengine.patch import blocks, codex, udiff
+from editengine.patch.apply import (
+    FileChange,
+    HunkFixer,
+    HunkOutcome,
+    PatchResult,
+    apply_operations,
+)
+from editengine.patch.detect import check_format, detect_format
+from editengine.patch.model import AUTO, FORMATS, FileOperation, Hunk, Patch
+
+__all__ = [
+    "AUTO",
+    "FORMATS",
+    "FileChange",
+    "FileOperation",
+    "Hunk",
+    "HunkFixer",
+    "HunkOutcome",
+    "Patch",
+    "PatchResult",
+    "apply_operations",
+    "apply_patch",
+    "detect_format",
+    "parse_patch",
+]
+
+
+def parse_patch(text: str, format: str = AUTO, *, known_paths: Collection[str] = ()) -> Patch:
+    """Parse ``text`` (``search_replace`` | ``udiff`` | ``apply_patch`` | ``auto``).
+
+    Raises :class:`~editengine.errors.PatchError` naming the patch line at fault.
+    """
+    if not isinstance(text, str):
+        raise BadRequest(f"patch must be a string, got {type(text).__name__}.")
+    chosen = check_format(format)
+    if chosen == AUTO:
+        chosen = detect_format(text)
+    if chosen == "search_replace":
+        return blocks.parse(text, known_paths=known_paths)
+    if chosen == "udiff":
+        return udiff.parse(text)
+    return codex.parse(text)
+
+
+def apply_patch(
+    files: Mapping[str, str],
+    patch: str,
+    *,
+    format: str = AUTO,
+    cascade: Any = None,
+) -> PatchResult:
+    """Apply ``patch`` to ``files`` (path -> content); pure, no I/O.
+
+    ``result.files`` maps every path the patch touched to its new content (``None`` when
+    deleted); ``result.hunks`` says where and how each hunk was placed. Raises
+    :class:`~editengine.errors.PatchError` for a malformed patch and
+    :class:`~editengine.errors.PatchFailed` when a hunk or file operation cannot be applied
+    (its ``cause`` says why); ``files`` is never modified.
+    """
+    if not isinstance(files, Mapping):
+        raise BadRequest(f"files must be a mapping of path to content, got {type(files).__name__}.")
+    for path, content in files.items():
+        if not isinstance(path, str) or not (content is None or isinstance(content, str)):
+            raise BadRequest("files must map path strings to content strings.")
+    parsed = parse_patch(patch, format, known_paths=list(files))
+    return apply_operations(files, _keyed_like(parsed, files), cascade=cascade)
+
+
+def _keyed_like(parsed: Patch, files: Mapping[str, Any]) -> Patch:
+    """The patch with each path spelled as the ``files`` key it names (``./a.py`` or
+    ``src//a.py`` for ``src/a.py``)."""
+    keys = {_normal(path): path for path in files}
+
+    def key(path: str | None, *, existing: bool = False) -> str | None:
+        if path is None or path in files:
+            return path
+        found = keys.get(_normal(path))
+        if found is None and existing:
+            # A bare or shortened path naming the one file of that name (as for blocks).
+            name = posixpath.basename(path)
+            same = [p for p in files if posixpath.basename(p) == name and p.endswith("/" + path)]
+            found = same[0] if len(same) == 1 else None
+        return found or path
+
+    operations = tuple(
+        replace(
+            op,
+            path=key(op.path, existing=op.kind != "add") or op.path,
+            move_to=key(op.move_to),
+        )
+        for op in parsed.operations
+    )
+    return replace(parsed, operations=operations)
+
+
+def _normal(path: str) -> str:
+    return posixpath.normpath(path) if path else path
