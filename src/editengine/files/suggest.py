@@ -78,4 +78,3 @@ def suggest_paths(
         same_name.sort(key=lambda path: -_ratio(missing, path))
     similar = [path for _, path in sorted(scored, key=lambda item: (-item[0], item[1]))]
     return tuple([*same_name, *similar][:limit]), tuple(same_name)
-
