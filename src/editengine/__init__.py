@@ -7,8 +7,7 @@ happened and ``editengine.evaluation`` measures it.
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
+from editengine._version import __version__
 from editengine.cascade import DEFAULT_CASCADE, Cascade, edit_text
 from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
 from editengine.engine import EditEngine, RelatednessGuard
