@@ -18,7 +18,7 @@ _FIELDS = {
 }
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "batch",
         help="apply JSON Lines edit requests from stdin, one JSON answer per line on stdout",

@@ -21,7 +21,7 @@ import os
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from editengine import tools as _tools
 from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
@@ -829,7 +829,7 @@ def _fuzzy_thresholds(cascade: Any) -> dict[str, float]:
         name = getattr(tier, "name", None)
         numeric = isinstance(threshold, (int, float)) and not isinstance(threshold, bool)
         if getattr(tier, "fuzzy", False) and isinstance(name, str) and numeric:
-            out[name] = float(threshold)
+            out[name] = float(cast(float, threshold))
     return out
 
 

@@ -133,7 +133,7 @@ def abandon_figures() -> None:
     except ImportError:  # pragma: no cover - the SDK is an extra
         print("Abandoned calls: skipped (the openai SDK is not installed)")
         return
-    stop, hung_up = threading.Event(), []
+    stop, hung_up = threading.Event(), list[float]()
     port = _trickle_server(stop, hung_up)
     provider = OpenAIProvider(api_key="k", base_url=f"http://127.0.0.1:{port}/v1")
     fixer = LLMFixer(provider, timeout=0.4, max_attempts=1)
