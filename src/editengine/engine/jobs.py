@@ -9,9 +9,10 @@ from typing import Literal, cast
 
 from editengine.diff import FileDiff
 from editengine.edits import EditSpec
-from editengine.errors import BadRequest, EditError, MultiEditFailed, NoMatch, Region
+from editengine.errors import BadRequest, EditError, MultiEditFailed, NoMatch
 from editengine.files import FileSnapshot, Target
 from editengine.fixer.protocol import FixRequest
+from editengine.results import Region
 from editengine.state import EditState
 
 PREVIEW_CHARS = 200

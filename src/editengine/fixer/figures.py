@@ -18,13 +18,14 @@ import socket
 import threading
 import time
 
-from editengine.errors import FixerTimeout, NoMatch, Region
+from editengine.errors import FixerTimeout, NoMatch
 from editengine.fixer.budget import PromptBudget
 from editengine.fixer.llm import LLMFixer
 from editengine.fixer.prompt import PromptBuilder
 from editengine.fixer.protocol import FixRequest
 from editengine.providers.base import ProviderReply, ProviderRequest
 from editengine.providers.offline import CallbackProvider
+from editengine.results import Region
 
 _ANSWER = {"search": "a", "replace": "b", "noChangesRequired": False, "explanation": "x"}
 _MODEL = "gpt-4.1-mini"
