@@ -7,7 +7,7 @@ import sys
 import time
 from typing import IO, Any
 
-from editengine import edit_text
+from editengine.cascade import edit_text
 from editengine.cli._io import boolean, json_line, parse_json
 from editengine.errors import BadRequest, EditError
 

@@ -21,9 +21,10 @@ import os
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from editengine import tools as _tools
+from editengine.cascade import AUTO, DEFAULT_CASCADE
 from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
 from editengine.engine import fixing
 from editengine.engine import undo as _undo
@@ -93,6 +94,23 @@ DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024
 _UNLOCKED_TRIES = 3
 
 
+class EditCascade(Protocol):
+    """What the engine needs of a cascade: one pure edit of a text. :class:`Cascade` is one;
+    an evaluation may pass its own. ``tiers`` and ``tiers_for``, when present, let the engine
+    record fuzzy thresholds and check ``match_mode`` before any file is read."""
+
+    def edit(
+        self,
+        content: str,
+        old_string: str,
+        new_string: str,
+        *,
+        replace_all: bool = False,
+        expected_replacements: int | None = None,
+        match_mode: str = AUTO,
+    ) -> TextEdit: ...
+
+
 class EditEngine:
     """Search/replace edits on the files under ``root``; see ``docs/engine.md``.
 
@@ -107,7 +125,7 @@ class EditEngine:
         *,
         fixer: Fixer | None = None,
         telemetry: EditObserver | Sequence[EditObserver] | None = None,
-        cascade: Any = None,
+        cascade: EditCascade | None = None,
         max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         confirm: ConfirmCallback | None = None,
         on_edited: Sequence[EditedCallback] | EditedCallback = (),
@@ -119,8 +137,6 @@ class EditEngine:
         journal: Journal | bool = True,
     ) -> None:
         if cascade is None:
-            from editengine import DEFAULT_CASCADE  # late: editengine/__init__ may import us
-
             cascade = DEFAULT_CASCADE
         self.workspace = Workspace(root)
         self.root = self.workspace.root
@@ -818,7 +834,7 @@ class EditEngine:
         return self.confirm(request)
 
 
-def _fuzzy_thresholds(cascade: Any) -> dict[str, float]:
+def _fuzzy_thresholds(cascade: EditCascade) -> dict[str, float]:
     """Tier name -> similarity threshold, for the fuzzy tiers of a cascade that lists them."""
     tiers = getattr(cascade, "tiers", None)
     if not isinstance(tiers, (list, tuple)):

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import IO, Any, Protocol
 
-from editengine import DEFAULT_CASCADE, Cascade, edit_text
+from editengine.cascade import DEFAULT_CASCADE, Cascade, edit_text
 from editengine.errors import EditError, EngineCommandFailed, EvaluationError
 from editengine.evaluation.dataset import EvalCase
 from editengine.evaluation.engine_executor import EngineExecutor
