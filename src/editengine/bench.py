@@ -232,7 +232,11 @@ def print_rows(rows: list[dict[str, object]]) -> None:
         name = str(row["scenario"])
         median = float(row["median_ms"])  # type: ignore[arg-type]
         target = row["target_ms"]
-        verdict = "" if target is None else f"<{target:g}" + (" ok" if median < target else " OVER")
+        verdict = (
+            ""
+            if not isinstance(target, (int, float))
+            else f"<{target:g}" + (" ok" if median < target else " OVER")
+        )
         growth = f"x{median / previous[name]:.1f}" if previous.get(name) else ""
         previous[name] = median
         print(
