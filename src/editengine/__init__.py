@@ -37,7 +37,6 @@ from editengine.errors import (
     PathOutsideWorkspace,
     ProviderConfigError,
     ProviderError,
-    Region,
     StaleFile,
     UnmatchedElision,
     UnsupportedEncoding,
@@ -57,7 +56,7 @@ from editengine.providers import (
     ScriptedProvider,
 )
 from editengine.read_tracker import ReadTracker
-from editengine.results import TextEdit, TierAttempt
+from editengine.results import Region, TextEdit, TierAttempt
 from editengine.telemetry import JsonlSink, MemorySink, Telemetry
 
 __all__ = [

@@ -38,11 +38,10 @@ from editengine.errors import (
     NoMatch,
     PatchFailed,
     PathOutsideWorkspace,
-    Region,
 )
 from editengine.patch.lines import whole_line_cascade
 from editengine.patch.model import FileOperation, Hunk, Patch
-from editengine.results import TextEdit, TierAttempt
+from editengine.results import Region, TextEdit, TierAttempt
 from editengine.text import NormalizedText, ascii_punctuation, to_lf
 
 # (path, content, hunk, error) -> the fixer's checked edit, or None to keep the error

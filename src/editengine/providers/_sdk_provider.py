@@ -37,7 +37,7 @@ class SDKProvider(ABC):
     provider is safe across threads and event loops.
     """
 
-    name: ClassVar[str]
+    name: str
     # The SDK's client classes, by attribute name on the SDK module.
     _sync_client_class: ClassVar[str]
     _async_client_class: ClassVar[str]
