@@ -164,7 +164,7 @@ class BatchCommandExecutor:
                 raise self._failure(f"exited with status {self._process.returncode}")
             return self._process
         # Lives as long as the process (closed in close()), so no with-block here.
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         try:
             self._process = subprocess.Popen(
                 self.command,
