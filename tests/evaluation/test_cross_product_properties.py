@@ -36,8 +36,6 @@ from .cross_sources import source_file, unit_of
 # Remove an entry once the engine places it.
 NOT_YET_HANDLED: frozenset[str | tuple[str, str]] = frozenset(
     {
-        "line_number_prefix",
-        "markdown_fence",
         "long_line",
         "multi_typo",
         ("reformatted_spacing", "replace_all"),
