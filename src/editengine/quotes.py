@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from editengine import search
 from editengine.errors import BadRequest, EditError
 from editengine.matching import fences, prefixes
 from editengine.results import TextEdit
@@ -113,11 +112,9 @@ def _ending_like(body: str, other: str) -> str:
 
 def _unnumbered(text: str, reading: Reading) -> Reading:
     old = prefixes.strip(reading.old)
-    if old is None or search.contains(text, reading.old):
+    if old is None or prefixes.may_be_content(text, reading.old, old.style):
         return reading
     style = old.style
-    if prefixes.numbers_are_content(text, reading.old, style):
-        return reading
     new = prefixes.strip(reading.new, style, consecutive=False)
     if new is None and any(style.line.fullmatch(line) for line in reading.new.split("\n")):
         raise BadRequest(

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from editengine.matching.prefixes import STYLES, numbers_are_content, strip
+from editengine.matching.prefixes import STYLES, may_be_content, strip
 from editengine.numbered import format_line
 
 BODY = ("def f():", "    return 1", "", "\tg()")
@@ -82,16 +82,24 @@ def test_a_number_too_long_to_be_a_line_number_is_not_one():
     assert strip("1" * 5000 + "\tx") is None
 
 
-class TestNumbersAsContent:
+class TestNumbersThatMayBeContent:
     colon = next(style for style in STYLES if style.name == "colon")
 
     def test_a_mapping_whose_keys_are_the_quotes_numbers(self):
         content = "codes:\n  1: one\n  2: two\n"
-        assert numbers_are_content(content, "1: one\n2: two", self.colon)
+        assert may_be_content(content, "1: one\n2: two", self.colon)
 
     def test_the_numbers_inside_lines_only(self):
         content = "x = {1: 'a', 2: 'b'}\nprint(1: 2)\n"
-        assert not numbers_are_content(content, "1: x = 1\n2: y = 2", self.colon)
+        assert not may_be_content(content, "1: x = 1\n2: y = 2", self.colon)
 
     def test_other_numbers_at_line_starts(self):
-        assert not numbers_are_content("7: seven\n", "41: x\n42: y", self.colon)
+        assert not may_be_content("7: seven\n", "41: x\n42: y", self.colon)
+
+    def test_the_quote_standing_as_it_is_inside_a_line(self):
+        assert may_be_content("x = {41: 'a'}\n", "41: 'a'}", self.colon)
+        assert not may_be_content("x = {41: 'b'}\n", "41: 'a'}", self.colon)
+
+    def test_a_number_met_mid_line_too_often_to_check_counts_as_content(self):
+        content = "f(41: x)\n" * 100
+        assert may_be_content(content, "41: y\n42: z", self.colon)

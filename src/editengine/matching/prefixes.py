@@ -115,23 +115,33 @@ def _strip(text: str, style: PrefixStyle, consecutive: bool) -> Numbered | None:
     return Numbered("\n".join(body), style, first)
 
 
-def numbers_are_content(text: str, quote: str, style: PrefixStyle, *, checked: int = 3) -> bool:
-    """Whether lines of ``text`` start with the numbers of ``quote``'s first lines, in its
-    style (``1: `` of a YAML mapping): then the numbers may be the very text quoted.
+def may_be_content(text: str, quote: str, style: PrefixStyle) -> bool:
+    """Whether ``quote``'s numbers may be the file's own text: the quote stands in ``text``
+    as it is, or a line of ``text`` starts with its first number in its style (``1: `` of
+    a YAML mapping).
 
-    Each number is looked for with ``str.find``, a scan in C; a file holding it in the
-    middle of lines too often to check each place is taken to hold it as content.
+    One scan in C for the first number; a file holding it in the middle of lines too often
+    to check each place is taken to hold it as content.
     """
-    numbers = [found.group(1) for found in map(style.line.fullmatch, quote.split("\n")) if found]
-    for number in numbers[:checked]:
-        needle = number + style.separator
-        at, places = text.find(needle), 0
-        while at != -1:
-            line_start = text.rfind("\n", 0, at) + 1
-            places += 1
-            if not text[line_start:at].strip(" \t") or places > _PLACES_CHECKED:
-                return True
-            at = text.find(needle, at + 1)
+    lines = quote.split("\n")
+    numbered = [(i, found) for i, found in enumerate(map(style.line.fullmatch, lines)) if found]
+    if not numbered:
+        return False
+    index, first = numbered[0]
+    needle = first.group(1) + style.separator
+    # Where the needle stands in the quote, so a place in the file says where the quote would.
+    offset = sum(len(line) + 1 for line in lines[:index]) + first.start(1)
+    at, places = text.find(needle), 0
+    while at != -1:
+        line_start = text.rfind("\n", 0, at) + 1
+        places += 1
+        if (
+            not text[line_start:at].strip(" \t")
+            or (at >= offset and text.startswith(quote, at - offset))
+            or places > _PLACES_CHECKED
+        ):
+            return True
+        at = text.find(needle, at + 1)
     return False
 
 
