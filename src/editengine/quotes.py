@@ -101,7 +101,9 @@ def _unfenced(text: str, reading: Reading) -> Reading:
         f"The Markdown fence around {which} was taken off: the file has no fence lines, "
         "so it was not part of the text."
     )
-    return replace(reading, old=old, new=new, cleanups=(*reading.cleanups, FENCE), notes=(note,))
+    return replace(
+        reading, old=old, new=new, cleanups=(*reading.cleanups, FENCE), notes=(*reading.notes, note)
+    )
 
 
 def _ending_like(body: str, other: str) -> str:
@@ -119,8 +121,8 @@ def _unnumbered(text: str, reading: Reading) -> Reading:
     if new is None and any(style.line.fullmatch(line) for line in reading.new.split("\n")):
         raise BadRequest(
             f"old_string carries line-number prefixes ({style.example!r}) copied from a read "
-            "tool, and new_string carries them on some lines only, so which of its text is "
-            "meant cannot be told; nothing was changed.",
+            "tool, and new_string carries them on some lines only (or numbered out of "
+            "order), so which of its text is meant cannot be told; nothing was changed.",
             hint="Send old_string and new_string without the line numbers: only the text "
             "after each number (and its separator) belongs to the file.",
         )

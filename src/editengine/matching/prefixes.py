@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -24,32 +25,22 @@ class PrefixStyle:
     """One way of numbering lines: the separator after the number, and how it is shown."""
 
     name: str
-    example: str  # what line 42 starts with
+    example: str  # what line 42 starts with (shown with repr in messages)
     separator: str  # as it is written
     bare_separator: str  # what a blank line may keep of it
 
-    @property
+    @cached_property
     def line(self) -> re.Pattern[str]:
-        return _compiled(rf" *([0-9]{{1,9}}){re.escape(self.separator)}(.*)")
+        return re.compile(rf" *([0-9]{{1,9}}){re.escape(self.separator)}(.*)", re.DOTALL)
 
-    @property
+    @cached_property
     def blank(self) -> re.Pattern[str]:
-        return _compiled(rf" *([0-9]{{1,9}})(?:{re.escape(self.bare_separator)})?[ \t]*")
-
-
-_PATTERNS: dict[str, re.Pattern[str]] = {}
-
-
-def _compiled(pattern: str) -> re.Pattern[str]:
-    found = _PATTERNS.get(pattern)
-    if found is None:
-        found = _PATTERNS[pattern] = re.compile(pattern, re.DOTALL)
-    return found
+        return re.compile(rf" *([0-9]{{1,9}})(?:{re.escape(self.bare_separator)})?[ \t]*")
 
 
 # Tried in this order; no line fits two of them (a tab, an arrow, " | ", "|", ": ").
 STYLES: tuple[PrefixStyle, ...] = (
-    PrefixStyle("tab", "    42\\t", "\t", "\t"),
+    PrefixStyle("tab", "    42\t", "\t", "\t"),
     PrefixStyle("arrow", "42\u2192", "\u2192", "\u2192"),
     PrefixStyle("spaced_bar", "  42 | ", " | ", " |"),
     PrefixStyle("bar", "42|", "|", "|"),
