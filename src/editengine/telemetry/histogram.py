@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from editengine.telemetry.shape import LatencySummary
 
 # Buckets [g^i, g^(i+1)) with g = 1.02; answering with 2·g^(i+1)/(1+g) keeps every
 # percentile within (g-1)/(g+1) < 1% of a value actually seen in that bucket.
@@ -93,32 +96,46 @@ class LogHistogram:
                 return min(max(value, self.min), self.max)
         return self.max  # pragma: no cover - ranks never exceed count
 
-    def bars(self, *, per_decade: int = 10) -> list[tuple[float, float, int]]:
-        """Coarser ``(low, high, count)`` bars for charts: ``per_decade`` bars per factor 10."""
-        if self.count == 0:
-            return []
+    def _coarse(self, per_decade: int) -> dict[int, int]:
         coarse: dict[int, int] = {}
         for index, n in self._buckets.items():
-            low = _GROWTH**index
-            bar = math.floor(math.log10(low) * per_decade + 1e-9)
+            bar = math.floor(math.log10(_GROWTH**index) * per_decade + 1e-9)
             coarse[bar] = coarse.get(bar, 0) + n
-        out = [(0.0, _ZERO, self.zeros)] if self.zeros else []
-        for bar in sorted(coarse):
-            out.append((10 ** (bar / per_decade), 10 ** ((bar + 1) / per_decade), coarse[bar]))
+        return coarse
+
+    def bars(
+        self, *, per_decade: int = 10, span: LogHistogram | None = None
+    ) -> list[tuple[float, float, int]]:
+        """Coarser ``(low, high, count)`` bars for charts: ``per_decade`` bars per factor 10.
+
+        Every bar from the lowest to the highest value is given, empty ones included, so
+        a chart shows the gaps (a few timeouts far right of the rest). ``span`` stretches
+        the bars over another histogram's range (a part of it drawn on the whole's grid).
+        """
+        reach = span if span is not None else self
+        if reach.count == 0:
+            return []
+        coarse = self._coarse(per_decade)
+        whole = reach._coarse(per_decade) if reach is not self else coarse
+        out = [(0.0, _ZERO, self.zeros)] if reach.zeros else []
+        if whole:
+            for bar in range(min(whole), max(whole) + 1):
+                low, high = 10 ** (bar / per_decade), 10 ** ((bar + 1) / per_decade)
+                out.append((low, high, coarse.get(bar, 0)))
         return out
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> LatencySummary:
         """Count, mean, min, max and p50/p90/p95/p99; ``exact`` says whether they are exact."""
         if self.count == 0:
             return {"count": 0}
-        out: dict[str, Any] = {
+        out: LatencySummary = {
             "count": self.count,
             "mean": self.total / self.count,
             "min": self.min,
             "max": self.max,
         }
         for p in PERCENTILES:
-            out[f"p{p}"] = self.percentile(p)
+            out[f"p{p}"] = self.percentile(p)  # type: ignore[literal-required]
         out["exact"] = self.exact
         return out
 
