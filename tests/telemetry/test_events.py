@@ -80,7 +80,9 @@ FIELDS = {
 
 def record(state, **kwargs):
     memory = MemorySink()
-    telemetry = Telemetry(sinks=[memory], clock=lambda: 1_790_000_001.5, **kwargs)
+    # The edit starts at 1_790_000_000.25 and finishes 1.25 s later.
+    readings = iter([1_790_000_000.25, 1_790_000_001.5])
+    telemetry = Telemetry(sinks=[memory], clock=lambda: next(readings), **kwargs)
     telemetry.edit_started(state)
     telemetry.edit_finished(state)
     return [e.to_dict() for e in memory.events]
@@ -243,3 +245,24 @@ def test_event_from_dict_rejects_unknown_events_and_versions():
         event_from_dict(
             {"event": "edit.started", "v": 99, "edit_id": "x", "ts": "t", "engine_version": "0"}
         )
+
+
+def test_the_clock_dates_the_whole_edit_so_telemetry_can_be_back_dated(edit_paths):
+    """A clock days in the past stamps every event of the edit, the start included."""
+    memory = MemorySink()
+    days_ago = [1_700_000_000.0]
+    telemetry = Telemetry(sinks=[memory], clock=lambda: days_ago[0], delivery="immediate")
+    for day in range(3):
+        days_ago[0] = 1_700_000_000.0 + day * 86_400
+        telemetry.edit_started(edit_paths["exact_hit"]())
+        days_ago[0] += 2.0
+        telemetry.edit_finished(edit_paths["exact_hit"]())
+    stamps = [(e.to_dict()["event"], e.to_dict()["ts"]) for e in memory.events]
+    started = [ts for name, ts in stamps if name == "edit.started"]
+    finished = [ts for name, ts in stamps if name == "edit.finished"]
+    assert started == [
+        "2023-11-14T22:13:20.000000Z",
+        "2023-11-15T22:13:20.000000Z",
+        "2023-11-16T22:13:20.000000Z",
+    ]
+    assert finished == [ts.replace(":20.0", ":22.0") for ts in started]

@@ -49,6 +49,10 @@ class Telemetry:
     :class:`OTelSink` adding span events to the caller's span) gets each event at once on
     the caller's thread, so its events can be read right after the edit.
     ``delivery="immediate"`` delivers to every sink that way (tools replaying events).
+
+    ``clock`` (epoch seconds) stamps every event of an edit: ``edit.started`` when the edit
+    starts, the others when it finishes. A clock that reads a replayed or back-dated time
+    writes telemetry of that time (days of it in a test, or a demo).
     """
 
     def __init__(
@@ -113,7 +117,7 @@ class Telemetry:
         snippets = self._include_snippets
         return EditStarted(
             edit_id=state.edit_id,
-            ts=format_ts(state.started_at),
+            ts=format_ts(self._clock()),
             engine_version=self._version,
             operation=state.operation,
             dry_run=state.dry_run,

@@ -314,8 +314,9 @@ def write_synthetic(
             delivery="immediate",  # into a stream closed right after: nothing may wait
         )
         for state in generate_states(config):
-            now[0] = state.started_at + state.duration_ms / 1000.0
+            now[0] = state.started_at
             telemetry.edit_started(state)
+            now[0] = state.started_at + state.duration_ms / 1000.0
             telemetry.edit_finished(state)
             _count(truth, state)
             if not keep_values:
