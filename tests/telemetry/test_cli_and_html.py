@@ -59,7 +59,8 @@ def test_vs_prints_a_side_by_side_table(telemetry_file, tmp_path, capsys):
     out, page = tmp_path / "vs.json", tmp_path / "a.html"
     argv = ["report", str(path), "--vs", str(other), "--json", str(out), "--html", str(page)]
     assert main(argv) == 0
-    assert page.exists() and (tmp_path / "a.vs.html").exists()
+    assert page.exists() and not (tmp_path / "a.vs.html").exists()  # one page, not two
+    assert "id='table-vs'" in page.read_text()
     printed = capsys.readouterr().out
     assert "A vs B" in printed and "ambiguity rate" in printed and "pp" in printed
     assert "Recommendations for A" in printed and "[ambiguity_high]" in printed  # B's 30%

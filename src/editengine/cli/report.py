@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from editengine.cli._io import json_text, write_output
@@ -28,7 +27,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--json", metavar="OUT", help="write the full aggregate as JSON (- for stdout)"
     )
-    parser.add_argument("--html", metavar="OUT", help="write a self-contained HTML page of charts")
+    parser.add_argument(
+        "--html",
+        metavar="OUT",
+        help="write a self-contained HTML page (with --vs: one page of the differences)",
+    )
     parser.add_argument(
         "--since", metavar="T", help="only events at or after T (ISO 8601 or epoch)"
     )
@@ -115,14 +118,15 @@ def run(args: argparse.Namespace) -> int:
         render_report,
     )
 
-    console = Console(file=sys.stdout, width=max(Console().width, 110))
+    # The terminal's own width (COLUMNS, else 80 when piped): the tables fit it.
+    console = Console(file=sys.stdout)
     try:
         options = options_from_args(args)
         report = aggregate_paths(args.paths, options)
         other = aggregate_paths(args.vs, options) if args.vs else None
         quiet = args.json == "-"  # JSON on stdout: no tables mixed in
         if other is None:
-            payload: dict[str, Any] = report
+            payload: dict[str, Any] = dict(report)
             if not quiet:
                 render_report(report, console)
         else:
@@ -133,16 +137,15 @@ def run(args: argparse.Namespace) -> int:
                 render_recommendations(report, console, label="A")
                 render_recommendations(other, console, label="B")
         if args.html:
-            from editengine.telemetry.html import render_html
+            if other is None:
+                from editengine.telemetry.html import render_html
 
-            write_output(args.html, render_html(report, title=_TITLE), flag="--html")
-            if other is not None:
-                stem = Path(args.html)
-                write_output(
-                    stem.with_name(f"{stem.stem}.vs{stem.suffix}"),
-                    render_html(other, title=_TITLE),
-                    flag="--html",
-                )
+                page = render_html(report, title=_TITLE)
+            else:
+                from editengine.telemetry.html_vs import render_comparison_html
+
+                page = render_comparison_html(report, other, labels=("A", "B"))
+            write_output(args.html, page, flag="--html")
         if args.json:
             text = json_text(payload, indent=2, default=str)
             if args.json == "-":

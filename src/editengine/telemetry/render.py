@@ -1,44 +1,91 @@
-"""The report as ``rich`` tables, from the dict :meth:`Aggregator.result` returns."""
+"""The report as ``rich`` tables that fit the terminal they are printed to.
+
+Each section is first laid out as a :class:`Grid` (columns and rows of text); :func:`fit`
+turns it into a table no wider than the console, leaving out the least needed columns
+first when the terminal is narrow (a table whose rows wrap is harder to read than one
+with fewer columns), and folding what still does not fit.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
-_SIM_WINDOW = 10  # 0.01-wide bins shown either side of a fuzzy tier's threshold
+from editengine.telemetry import formatting as fmt
+from editengine.telemetry.compare import verdict
+from editengine.telemetry.shape import ComparisonRow, Report
+from editengine.telemetry.similarity import fuzzy_similarity, similarity_rows
 
-
-def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{value:.1%}"
-
-
-def _ms(value: float | None) -> str:
-    if value is None:
-        return "-"
-    return f"{value:.3f}" if value < 10 else f"{value:,.0f}" if value >= 1000 else f"{value:.1f}"
+NARROW = 80  # below this many columns a table drops its optional columns
 
 
-def _usd(value: float | None) -> str:
-    return "unknown" if value is None else f"${value:,.4f}"
+@dataclass(frozen=True)
+class Column:
+    """``drop``: 0 is always shown; a higher number is left out earlier on a narrow screen."""
+
+    name: str
+    left: bool = False
+    drop: int = 0
 
 
-def _summary(summary: Mapping[str, Any], key: str) -> str:
-    return _ms(summary.get(key)) if summary.get("count") else "-"
+@dataclass
+class Grid:
+    title: str
+    columns: list[Column]
+    rows: list[list[str]] = field(default_factory=list)
+    show_header: bool = True
+
+    def add(self, *cells: str) -> None:
+        self.rows.append(list(cells))
 
 
-def render_report(report: Mapping[str, Any], console: Console, *, title: str = "") -> None:
+def _natural_width(columns: Sequence[tuple[int, Column]], grid: Grid) -> int:
+    """Width of the table with every cell on one line: cells, padding and borders."""
+    total = 1
+    for index, column in columns:
+        cells = [_cell_len(row[index]) for row in grid.rows]
+        head = len(column.name) if grid.show_header else 0
+        total += max([head, *cells]) + 3
+    return total
+
+
+def _cell_len(cell: str) -> int:
+    return Text.from_markup(cell).cell_len if "[" in cell else len(cell)
+
+
+def fit(grid: Grid, width: int) -> Table:
+    """The table of ``grid`` within ``width`` columns."""
+    kept = list(enumerate(grid.columns))
+    while _natural_width(kept, grid) > width and any(c.drop for _, c in kept):
+        worst = max(c.drop for _, c in kept)
+        kept = [(i, c) for i, c in kept if c.drop != worst]
+    table = Table(title=grid.title, show_header=grid.show_header)
+    for _, column in kept:
+        table.add_column(
+            column.name,
+            justify="left" if column.left else "right",
+            overflow="fold",
+            style="bold" if column.left and not grid.show_header else None,
+        )
+    for row in grid.rows:
+        table.add_row(*(escape(row[i]) if grid.columns[i].left else row[i] for i, _ in kept))
+    return table
+
+
+def render_report(report: Report, console: Console, *, title: str = "") -> None:
     """Print every section of the report as a table, then the recommendations."""
-    for table in report_tables(report, title=title):
-        console.print(table)
+    for grid in report_grids(report, title=title):
+        console.print(fit(grid, console.width))
     render_recommendations(report, console)
-    console.print(f"[dim]Percentiles: {report['percentiles']}.[/dim]")
+    console.print(f"[dim]Percentiles: {escape(report['percentiles'])}.[/dim]")
 
 
-def render_recommendations(report: Mapping[str, Any], console: Console, *, label: str = "") -> None:
+def render_recommendations(report: Report, console: Console, *, label: str = "") -> None:
     """The numbered recommendations, or a line saying why there are none."""
     recommendations = report["recommendations"]
     console.print(f"[bold]Recommendations{f' for {escape(label)}' if label else ''}[/bold]")
@@ -49,246 +96,263 @@ def render_recommendations(report: Mapping[str, Any], console: Console, *, label
         console.print(line, highlight=False)
 
 
-def report_tables(report: Mapping[str, Any], *, title: str = "") -> list[Table]:
-    tables = [_overview(report, title)]
+def report_grids(report: Report, *, title: str = "") -> list[Grid]:
+    grids = [_overview(report, title)]
+    if len(report["days"]) > 1:
+        grids.append(_days(report))
     if report["errors"]:
-        tables.append(_errors(report))
+        grids.append(_errors(report))
     if report["strategies"]:
-        tables.append(_strategies(report))
+        grids.append(_strategies(report))
     if report["tiers"]:
-        tables.append(_tiers(report))
-    tables.extend(_similarities(report))
+        grids.append(_tiers(report))
+    grids.extend(_similarities(report))
     if report["fixer"]["calls"]:
-        tables.extend(_fixer(report))
+        grids.extend(_fixer(report))
     if report["by_file_size"]:
-        tables.append(_sizes(report))
-    return tables
+        grids.append(_sizes(report))
+    return grids
 
 
-def _overview(report: Mapping[str, Any], title: str) -> Table:
+def report_tables(report: Report, *, title: str = "", width: int = 120) -> list[Table]:
+    return [fit(grid, width) for grid in report_grids(report, title=title)]
+
+
+def _facts(title: str) -> Grid:
+    return Grid(title, [Column("metric", left=True), Column("value")], show_header=False)
+
+
+def _overview(report: Report, title: str) -> Grid:
     source, edits = report["input"], report["edits"]
     duration = edits["duration_ms"]
-    table = Table(title=f"Telemetry {title}".strip(), show_header=False)
-    table.add_column("metric", style="bold")
-    table.add_column("value", justify="right")
-    rows = [
-        ("files / events", f"{source['files']} / {source['events']:,}"),
-        (
-            "malformed / unknown lines skipped",
-            f"{source['malformed']:,} / {source['unknown_events']:,}",
-        ),
-        ("unreadable (truncated) files", f"{source['unreadable_files']:,}"),
-        ("period", f"{source['first_ts'] or '-'} .. {source['last_ts'] or '-'}"),
-        ("edits", f"{edits['finished']:,}"),
-        ("success rate (incl. no change)", _pct(edits["success_rate"])),
-        ("errors", f"{edits['errors']:,}"),
-        ("ambiguity rate", _pct(edits["ambiguity_rate"])),
-        ("corrected by the fixer", f"{edits['corrected_by_fixer']:,}"),
-        ("dry runs", f"{edits['dry_run']:,}"),
-        (
-            "duration p50 / p95 / p99 ms",
-            " / ".join(_summary(duration, k) for k in ("p50", "p95", "p99")),
-        ),
-    ]
-    for name, value in rows:
-        table.add_row(name, value)
-    return table
+    grid = _facts(f"Telemetry {title}".strip())
+    grid.add("files / events", f"{source['files']} / {source['events']:,}")
+    grid.add(
+        "malformed / unknown lines skipped",
+        f"{source['malformed']:,} / {source['unknown_events']:,}",
+    )
+    grid.add("unreadable (truncated) files", f"{source['unreadable_files']:,}")
+    grid.add("period", fmt.period(source["first_ts"], source["last_ts"]))
+    grid.add("edits", f"{edits['finished']:,}")
+    grid.add("success rate (incl. no change)", fmt.pct(edits["success_rate"]))
+    grid.add("errors", f"{edits['errors']:,}")
+    grid.add("ambiguity rate", fmt.pct(edits["ambiguity_rate"]))
+    grid.add("corrected by the fixer", f"{edits['corrected_by_fixer']:,}")
+    grid.add("dry runs", f"{edits['dry_run']:,}")
+    grid.add(
+        "duration p50 / p95 / p99 ms",
+        " / ".join(fmt.percentile(duration, k) for k in ("p50", "p95", "p99")),
+    )
+    return grid
 
 
-def _errors(report: Mapping[str, Any]) -> Table:
-    table = Table(title="Errors that recur")
-    for name in ("error code", "edits", "share of edits", "fixer tried"):
-        table.add_column(name, justify="left" if name == "error code" else "right")
+def _days(report: Report) -> Grid:
+    grid = Grid(
+        "Per day (UTC)",
+        [
+            Column("day", left=True),
+            Column("edits"),
+            Column("success"),
+            Column("errors", drop=2),
+            Column("fixer calls"),
+            Column("corrected", drop=3),
+            Column("p95 ms", drop=1),
+        ],
+    )
+    for day in report["days"]:
+        grid.add(
+            day["day"],
+            f"{day['edits']:,}",
+            fmt.pct(day["success_rate"]),
+            f"{day['errors']:,}",
+            f"{day['fixer_calls']:,}",
+            f"{day['fixer_corrected']:,}",
+            fmt.ms(day["duration_p95_ms"]),
+        )
+    return grid
+
+
+def _errors(report: Report) -> Grid:
+    grid = Grid(
+        "Errors that recur",
+        [Column("error code", left=True), Column("edits"), Column("share"), Column("fixer tried")],
+    )
     for row in report["errors"]:
-        table.add_row(
+        grid.add(
             row["error_code"],
             f"{row['count']:,}",
-            _pct(row["share_of_edits"]),
+            fmt.pct(row["share_of_edits"]),
             f"{row['fixer_tried']:,}",
         )
-    return table
+    return grid
 
 
-def _strategies(report: Mapping[str, Any]) -> Table:
-    table = Table(title="Strategy mix (which tier placed the edit)")
-    for name in ("strategy", "edits", "share", "p50 ms", "p95 ms"):
-        table.add_column(name, justify="left" if name == "strategy" else "right")
+def _strategies(report: Report) -> Grid:
+    grid = Grid(
+        "Strategy mix (which tier placed the edit)",
+        [
+            Column("strategy", left=True),
+            Column("edits"),
+            Column("share"),
+            Column("p50 ms", drop=1),
+            Column("p95 ms"),
+        ],
+    )
     for row in report["strategies"]:
         d = row["duration_ms"]
-        table.add_row(
+        grid.add(
             row["strategy"],
             f"{row['count']:,}",
-            _pct(row["share_of_edits"]),
-            _summary(d, "p50"),
-            _summary(d, "p95"),
+            fmt.pct(row["share_of_edits"]),
+            fmt.percentile(d, "p50"),
+            fmt.percentile(d, "p95"),
         )
-    return table
+    return grid
 
 
-def _tiers(report: Mapping[str, Any]) -> Table:
-    table = Table(title="Tiers, in cascade order")
-    heads = (
-        "tier",
-        "pass",
-        "pos",
-        "tries",
-        "wins",
-        "win rate",
-        "ambiguous",
-        "refused",
-        "mean ms",
-        "total ms",
+def _tiers(report: Report) -> Grid:
+    grid = Grid(
+        "Tiers, in cascade order (first pass, then the fixer's)",
+        [
+            Column("tier", left=True),
+            Column("pos", drop=4),
+            Column("tries"),
+            Column("wins"),
+            Column("win rate"),
+            Column("ambiguous", drop=3),
+            Column("refused", drop=3),
+            Column("mean ms"),
+            Column("total ms", drop=1),
+        ],
     )
-    for name in heads:
-        table.add_column(name, justify="left" if name in ("tier", "pass") else "right")
     for row in report["tiers"]:
-        elapsed = row["elapsed_ms"]
-        table.add_row(
-            row["tier"],
-            row["pass"],
-            f"{row['mean_position']:.1f}",
+        position = row["mean_position"]
+        grid.add(
+            row["tier"] if row["pass"] == "original" else f"{row['tier']} ({row['pass']} pass)",
+            "-" if position is None else f"{position:.1f}",
             f"{row['tries']:,}",
             f"{row['wins']:,}",
-            _pct(row["win_rate"]),
+            fmt.pct(row["win_rate"]),
             f"{row['outcomes'].get('ambiguous', 0):,}",
             f"{row['outcomes'].get('refused', 0):,}",
-            _ms(elapsed.get("mean")),
-            _ms(row["elapsed_ms_total"]),
+            fmt.ms(row["elapsed_ms"].get("mean")),
+            fmt.ms(row["elapsed_ms_total"]),
         )
-    return table
+    return grid
 
 
-def similarity_rows(sim: Mapping[str, Any]) -> list[tuple[str, dict[str, int]]]:
-    """(label, counts by outcome) rows: 0.01 bins near the threshold, lumped further away."""
-    bins: Mapping[str, Sequence[int]] = sim["bins"]
-    threshold = sim["threshold"]
-    edge = round(threshold * 100) if threshold is not None else None
-    ranges: list[tuple[str, int, int]] = []
-    if edge is None:
-        ranges = [(f"{i / 100:.2f}-{(i + 9) / 100:.2f}", i, i + 10) for i in range(0, 100, 10)]
-        ranges.append(("1.00", 100, 101))
-    else:
-        low, high = max(0, edge - _SIM_WINDOW), min(101, edge + _SIM_WINDOW)
-        if low > 0:
-            ranges.append((f"< {low / 100:.2f}", 0, low))
-        ranges.extend((f"{i / 100:.2f}", i, i + 1) for i in range(low, high))
-        if high < 101:
-            ranges.append((f">= {high / 100:.2f}", high, 101))
-    return [(label, {k: sum(v[a:b]) for k, v in bins.items()}) for label, a, b in ranges]
-
-
-def _similarities(report: Mapping[str, Any]) -> list[Table]:
-    tables = []
+def _similarities(report: Report) -> list[Grid]:
+    grids = []
     for row in report["tiers"]:
-        sim = row.get("similarity")
-        if not sim or row["pass"] != "original":
+        sim = fuzzy_similarity(row)
+        if sim is None:
             continue
         threshold = sim["threshold"]
         note = "unknown" if threshold is None else f"{threshold:.2f} ({sim['threshold_source']})"
-        table = Table(title=f"Similarity of {row['tier']!r} candidates; threshold {note}")
         outcomes = sorted(sim["bins"])
-        table.add_column("best similarity")
-        for outcome in outcomes:
-            table.add_column(outcome, justify="right")
+        grid = Grid(
+            f"Similarity of {row['tier']!r} candidates; threshold {note}",
+            [Column("best similarity", left=True), *(Column(o) for o in outcomes)],
+        )
         for label, counts in similarity_rows(sim):
             if any(counts.values()):
-                table.add_row(label, *(f"{counts[o]:,}" for o in outcomes))
-        tables.append(table)
-    return tables
+                grid.add(label, *(f"{counts[o]:,}" for o in outcomes))
+        grids.append(grid)
+    return grids
 
 
-def _fixer(report: Mapping[str, Any]) -> list[Table]:
+def _fixer(report: Report) -> list[Grid]:
     fixer = report["fixer"]
-    table = Table(title="LLM fixer", show_header=False)
-    table.add_column("metric", style="bold")
-    table.add_column("value", justify="right")
+    grid = _facts("LLM fixer")
     latency = fixer["latency_ms"]
-    success = fixer["latency_ms_success"]
     outcomes = ", ".join(f"{k} {v:,}" for k, v in fixer["outcomes"].items() if v)
-    rows = [
-        ("calls (share of edits)", f"{fixer['calls']:,} ({_pct(fixer['call_rate'])})"),
-        (
-            "corrected (success rate)",
-            f"{fixer['outcomes'].get('corrected', 0):,} ({_pct(fixer['success_rate'])})",
-        ),
-        ("edits rescued", f"{fixer['rescued_edits']:,}"),
-        ("outcomes", outcomes or "-"),
-        ("timeouts", f"{fixer['timeouts']:,} ({_pct(fixer['timeout_rate'])})"),
-        ("cache hits", f"{fixer['cache_hits']:,} ({_pct(fixer['cache_hit_rate'])})"),
-        ("windowed prompts", f"{fixer['windowed']:,}"),
-        (
-            "latency p50 / p95 / p99 ms (cache misses)",
-            " / ".join(_summary(latency, k) for k in ("p50", "p95", "p99")),
-        ),
-        ("successful calls p95 ms", _summary(success, "p95")),
-        (
-            "deadline ms (as configured)",
-            _ms(fixer.get("deadline_ms")),
-        ),
-        (
-            "tokens in / out (cache misses)",
-            f"{fixer['input_tokens']:,} / {fixer['output_tokens']:,}",
-        ),
-        ("estimated cost", _usd(fixer["cost_usd"])),
-    ]
-    for name, value in rows:
-        table.add_row(name, value)
-    models = Table(title="Fixer by model")
-    for name in ("model", "calls", "cache hits", "tokens in", "tokens out", "$/M in,out", "cost"):
-        models.add_column(name, justify="left" if name == "model" else "right")
+    grid.add("calls (share of edits)", f"{fixer['calls']:,} ({fmt.pct(fixer['call_rate'])})")
+    grid.add(
+        "corrected (success rate)",
+        f"{fixer['outcomes'].get('corrected', 0):,} ({fmt.pct(fixer['success_rate'])})",
+    )
+    grid.add("edits rescued", f"{fixer['rescued_edits']:,}")
+    grid.add("outcomes", outcomes or "-")
+    grid.add("timeouts", f"{fixer['timeouts']:,} ({fmt.pct(fixer['timeout_rate'])})")
+    grid.add("cache hits", f"{fixer['cache_hits']:,} ({fmt.pct(fixer['cache_hit_rate'])})")
+    grid.add("windowed prompts", f"{fixer['windowed']:,}")
+    grid.add(
+        "latency p50 / p95 / p99 ms (cache misses)",
+        " / ".join(fmt.percentile(latency, k) for k in ("p50", "p95", "p99")),
+    )
+    grid.add("successful calls p95 ms", fmt.percentile(fixer["latency_ms_success"], "p95"))
+    grid.add("deadline ms (as configured)", fmt.ms(fixer["deadline_ms"]))
+    grid.add(
+        "tokens in / out (cache misses)",
+        f"{fixer['input_tokens']:,} / {fixer['output_tokens']:,}",
+    )
+    grid.add("estimated cost", fmt.usd(fixer["cost_usd"]))
+    models = Grid(
+        "Fixer by model",
+        [
+            Column("model", left=True),
+            Column("calls"),
+            Column("cache hits", drop=2),
+            Column("tokens in"),
+            Column("tokens out"),
+            Column("$/M in,out", drop=1),
+            Column("cost"),
+        ],
+    )
     for m in fixer["by_model"]:
         price = m["price_per_million"]
-        models.add_row(
+        models.add(
             m["model"],
             f"{m['calls']:,}",
             f"{m['cache_hits']:,}",
             f"{m['input_tokens']:,}",
             f"{m['output_tokens']:,}",
             "-" if price is None else f"{price[0]:g},{price[1]:g}",
-            _usd(m["cost_usd"]),
+            fmt.usd(m["cost_usd"]),
         )
-    return [table, models]
+    return [grid, models]
 
 
-def _sizes(report: Mapping[str, Any]) -> Table:
-    table = Table(title="Edit latency by file size")
-    for name in ("file size", "edits", "p50 ms", "p95 ms", "p99 ms"):
-        table.add_column(name, justify="left" if name == "file size" else "right")
+def _sizes(report: Report) -> Grid:
+    grid = Grid(
+        "Edit latency by file size",
+        [
+            Column("file size", left=True),
+            Column("edits"),
+            Column("p50 ms"),
+            Column("p95 ms"),
+            Column("p99 ms", drop=1),
+        ],
+    )
     for row in report["by_file_size"]:
         d = row["duration_ms"]
-        table.add_row(
-            row["bucket"], f"{row['edits']:,}", *(_summary(d, k) for k in ("p50", "p95", "p99"))
+        grid.add(
+            row["bucket"],
+            f"{row['edits']:,}",
+            *(fmt.percentile(d, k) for k in ("p50", "p95", "p99")),
         )
-    return table
+    return grid
+
+
+_VERDICT_STYLE = {"better": "green", "worse": "red", "same": ""}
 
 
 def render_comparison(
-    rows: Sequence[Mapping[str, Any]], console: Console, *, labels: tuple[str, str] = ("A", "B")
+    rows: Sequence[ComparisonRow], console: Console, *, labels: tuple[str, str] = ("A", "B")
 ) -> None:
-    """The ``--vs`` table: each metric for A and B and the change from A to B."""
-    table = Table(title=f"{labels[0]} vs {labels[1]}")
-    table.add_column("metric")
-    table.add_column(labels[0], justify="right")
-    table.add_column(labels[1], justify="right")
-    table.add_column("delta", justify="right")
+    """The ``--vs`` table: each metric for A and B and the change from A to B, coloured
+    green where B is better and red where it is worse."""
+    grid = Grid(
+        f"{labels[0]} vs {labels[1]}",
+        [Column("metric", left=True), Column(labels[0]), Column(labels[1]), Column("change")],
+    )
     for row in rows:
-        table.add_row(
+        change = fmt.value(row["kind"], row["delta"], signed=True)
+        style = _VERDICT_STYLE[verdict(row)]
+        grid.add(
             row["metric"],
-            *(_format(row["kind"], row[k], k == "delta") for k in ("a", "b", "delta")),
+            fmt.value(row["kind"], row["a"]),
+            fmt.value(row["kind"], row["b"]),
+            f"[{style}]{change}[/{style}]" if style else change,
         )
-    console.print(table)
-
-
-def _format(kind: str, value: Any, signed: bool) -> str:
-    if value is None:
-        return "-"
-    sign = "+" if signed and value > 0 else ""
-    if kind == "rate":
-        return f"{sign}{value * 100:.1f}" + (" pp" if signed else "%")
-    if kind == "count":
-        return f"{sign}{value:,}"
-    if kind == "usd":
-        return f"{sign}{value:,.4f}"
-    if value < 0:
-        return f"-{_ms(-value)}"
-    return f"{sign}{_ms(value)}"
+    console.print(fit(grid, console.width))

@@ -59,6 +59,8 @@ class SyntheticConfig:
     tier_cost_ms: Mapping[str, float] = field(default_factory=dict)  # mean; default 0.05-0.5
     fuzzy_tier: str = "block_anchor"
     fuzzy_threshold: float = 0.90
+    # Record the threshold in the fuzzy tier's events, as an engine that says it does.
+    record_threshold: bool = False
     p_ambiguous: float = 0.04
     p_no_match: float = 0.08
     p_file_error: float = 0.01
@@ -138,9 +140,12 @@ class _Simulator:
         attempts = []
         fuzzy = self.c.fuzzy_tier
         for tier in self.c.tiers:
+            threshold = (
+                self.c.fuzzy_threshold if tier == fuzzy and self.c.record_threshold else None
+            )
             if tier == winner:
                 sim = self.similarity(accepted=True) if tier == fuzzy else None
-                attempts.append(TierAttempt(tier, "matched", 1, sim, self.cost(tier)))
+                attempts.append(TierAttempt(tier, "matched", 1, sim, self.cost(tier), threshold))
                 return attempts
             if tier == ambiguous_at:
                 n = self.rng.randint(2, 4)
@@ -148,7 +153,7 @@ class _Simulator:
                 return attempts
             if tier == fuzzy:
                 sim = self.similarity(accepted=False)
-                attempts.append(TierAttempt(tier, "refused", 1, sim, self.cost(tier)))
+                attempts.append(TierAttempt(tier, "refused", 1, sim, self.cost(tier), threshold))
             else:
                 attempts.append(TierAttempt(tier, "no_candidates", 0, None, self.cost(tier)))
         return attempts
