@@ -1,80 +1,19 @@
-"""The report as ``rich`` tables that fit the terminal they are printed to.
-
-Each section is first laid out as a :class:`Grid` (columns and rows of text); :func:`fit`
-turns it into a table no wider than the console, leaving out the least needed columns
-first when the terminal is narrow (a table whose rows wrap is harder to read than one
-with fewer columns), and folding what still does not fit.
-"""
+"""The report as ``rich`` tables that fit the terminal they are printed to (see
+:mod:`.grid`): a narrow terminal gets fewer columns, never wrapped rows."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
-from rich.text import Text
 
 from editengine.telemetry import formatting as fmt
 from editengine.telemetry.compare import verdict
+from editengine.telemetry.grid import Column, Grid, fit
 from editengine.telemetry.shape import ComparisonRow, Report
 from editengine.telemetry.similarity import fuzzy_similarity, similarity_rows
-
-NARROW = 80  # below this many columns a table drops its optional columns
-
-
-@dataclass(frozen=True)
-class Column:
-    """``drop``: 0 is always shown; a higher number is left out earlier on a narrow screen."""
-
-    name: str
-    left: bool = False
-    drop: int = 0
-
-
-@dataclass
-class Grid:
-    title: str
-    columns: list[Column]
-    rows: list[list[str]] = field(default_factory=list)
-    show_header: bool = True
-
-    def add(self, *cells: str) -> None:
-        self.rows.append(list(cells))
-
-
-def _natural_width(columns: Sequence[tuple[int, Column]], grid: Grid) -> int:
-    """Width of the table with every cell on one line: cells, padding and borders."""
-    total = 1
-    for index, column in columns:
-        cells = [_cell_len(row[index]) for row in grid.rows]
-        head = len(column.name) if grid.show_header else 0
-        total += max([head, *cells]) + 3
-    return total
-
-
-def _cell_len(cell: str) -> int:
-    return Text.from_markup(cell).cell_len if "[" in cell else len(cell)
-
-
-def fit(grid: Grid, width: int) -> Table:
-    """The table of ``grid`` within ``width`` columns."""
-    kept = list(enumerate(grid.columns))
-    while _natural_width(kept, grid) > width and any(c.drop for _, c in kept):
-        worst = max(c.drop for _, c in kept)
-        kept = [(i, c) for i, c in kept if c.drop != worst]
-    table = Table(title=grid.title, show_header=grid.show_header)
-    for _, column in kept:
-        table.add_column(
-            column.name,
-            justify="left" if column.left else "right",
-            overflow="fold",
-            style="bold" if column.left and not grid.show_header else None,
-        )
-    for row in grid.rows:
-        table.add_row(*(escape(row[i]) if grid.columns[i].left else row[i] for i, _ in kept))
-    return table
 
 
 def render_report(report: Report, console: Console, *, title: str = "") -> None:
@@ -344,7 +283,12 @@ def render_comparison(
     green where B is better and red where it is worse."""
     grid = Grid(
         f"{labels[0]} vs {labels[1]}",
-        [Column("metric", left=True), Column(labels[0]), Column(labels[1]), Column("change")],
+        [
+            Column("metric", left=True),
+            Column(labels[0]),
+            Column(labels[1]),
+            Column("change", markup=True),
+        ],
     )
     for row in rows:
         change = fmt.value(row["kind"], row["delta"], signed=True)
