@@ -291,9 +291,7 @@ def json_report(
 
 
 def handle(args: argparse.Namespace) -> int:
-    out = Console()
-    if not out.is_terminal:
-        out = Console(width=160)  # wide enough for the tables when piped or captured
+    out = Console()  # the terminal's width (COLUMNS, else 80 when piped): tables fit it
     err = Console(stderr=True, soft_wrap=True)
     if args.workers < 1:
         err.print("--workers must be at least 1.")
@@ -322,11 +320,11 @@ def handle(args: argparse.Namespace) -> int:
         return 2
 
     primary = next(r for r in runs if r.config == main)
-    for table in outcome_tables(primary):
+    for table in outcome_tables(primary, width=out.width):
         out.print(table)
     out.print(details_table(primary))
     if len(runs) > 1:
-        out.print(compare_table(runs))
+        out.print(compare_table(runs, width=out.width))
     if args.show_failures > 0:
         report = failure_report(primary, args.show_failures)
         if report:

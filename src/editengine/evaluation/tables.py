@@ -10,11 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from editengine.evaluation.dataset import EvalCase
 from editengine.evaluation.runner import CaseRecord, RunResult
 from editengine.evaluation.scoring import Outcome, final_content
+from editengine.telemetry.grid import Column, Grid, fit
 
 TOTAL = "TOTAL"
 
@@ -175,45 +177,78 @@ def summary(run: RunResult) -> dict[str, Any]:
 # --------------------------------------------------------------------------- rendering
 
 
-def category_table(
+def _uses_fixer(tallies: Iterable[Tally]) -> bool:
+    return any(t.fixer_calls or t.input_tokens or t.cache_hits for t in tallies)
+
+
+def category_grid(
     run: RunResult, *, by: str = "category", tallies: dict[str, Tally] | None = None
-) -> Table:
-    """Outcomes and fixer cost per category (or per ``by``: edit kind, request, given its
-    ``tallies``); the TOTAL row ends with the run's wall time."""
-    title = f"{run.config.label}: {len(run.records)} cases"
-    table = Table(title=title if by == "category" else f"{title}, per {by}")
-    for column in (by, "cases", "success", "refused", "wrong", "success %"):
-        table.add_column(column, justify="left" if column == by else "right")
-    for column in ("fixer calls", "fixed", "tokens in/out", "cache hits", "wall s"):
-        table.add_column(column, justify="right")
+) -> Grid:
+    """Outcomes per category (or per ``by``: edit kind, request, given its ``tallies``);
+    the fixer's columns only when the fixer was called."""
     tallies = by_category(run) if tallies is None else tallies
+    title = f"{run.config.label}: {len(run.records)} cases in {run.wall_s:.2f} s"
+    fixer = _uses_fixer(tallies.values())
+    columns = [
+        Column(by, left=True),
+        Column("cases"),
+        # On a narrow terminal the success count goes before the fixer's calls: its rate
+        # stays, and what the fixer cost is the point of a run with one.
+        Column("success", drop=2 if fixer else 0),
+        Column("refused"),
+        Column("wrong", markup=True),
+        Column("success %"),
+    ]
+    if fixer:
+        columns += [
+            Column("fixer calls"),
+            Column("fixed", drop=1),
+            Column("tokens in/out", drop=3),
+            Column("cache hits", drop=4),
+        ]
+    grid = Grid(title if by == "category" else f"{title}, per {by}", columns)
+    names = list(tallies)
     for name, t in tallies.items():
-        style = "bold" if name == TOTAL else None
-        wrong = f"[red]{t.wrong}[/red]" if t.wrong else "0"
-        table.add_row(
+        cells = [
             name,
             str(t.cases),
             str(t.success),
             str(t.refused),
-            wrong,
+            f"[red]{t.wrong}[/red]" if t.wrong else "0",
             f"{t.success_pct:.1f}",
-            str(t.fixer_calls),
-            str(t.corrected),
-            f"{t.input_tokens}/{t.output_tokens}",
-            str(t.cache_hits),
-            f"{run.wall_s:.2f}" if name == TOTAL else "",
-            style=style,
-            end_section=name == list(tallies)[-2] if len(tallies) > 1 else False,
+        ]
+        if fixer:
+            cells += [
+                str(t.fixer_calls),
+                str(t.corrected),
+                f"{t.input_tokens}/{t.output_tokens}",
+                str(t.cache_hits),
+            ]
+        grid.add(
+            *cells,
+            style="bold" if name == TOTAL else None,
+            end_section=len(names) > 1 and name == names[-2],
         )
-    return table
+    return grid
+
+
+def category_table(
+    run: RunResult,
+    *,
+    by: str = "category",
+    tallies: dict[str, Tally] | None = None,
+    width: int = 120,
+) -> Table:
+    """:func:`category_grid` as a table within ``width`` columns."""
+    return fit(category_grid(run, by=by, tallies=tallies), width)
 
 
 def details_table(run: RunResult) -> Table:
     table = Table(title=f"{run.config.label}: strategies and latency", show_header=True)
-    table.add_column("strategy / outcome")
+    table.add_column("strategy / outcome", overflow="fold")
     table.add_column("cases", justify="right")
     for name, n in strategy_mix(run).items():
-        table.add_row(name, str(n))
+        table.add_row(escape(name), str(n))
     lat = latency(run)
     table.add_row(
         "latency p50 / p90 / p99 / max",
@@ -223,32 +258,53 @@ def details_table(run: RunResult) -> Table:
     return table
 
 
-def compare_table(runs: Sequence[RunResult], *, baseline: str = "cascade") -> Table:
+def compare_grid(runs: Sequence[RunResult], *, baseline: str = "cascade") -> Grid:
     """One row per configuration: totals, cost, and the categories where it differs from
     ``baseline`` (the run of that label, else the first) — what a tier buys, what it costs."""
     base = next((run for run in runs if run.config.label == baseline), runs[0])
     base_tallies = by_category(base)
-    table = Table(title=f"compare: each configuration against {base.config.label}")
-    table.add_column("configuration", no_wrap=True)
-    for column in ("success %", "success", "refused", "wrong", "fixer calls", "wall s"):
-        table.add_column(column, justify="right", no_wrap=True)
-    table.add_column(f"categories that differ from {base.config.label} (successes, wrong)")
-    for run in runs:
-        tallies = by_category(run)
-        total = tallies[TOTAL]
-        wrong = f"[red]{total.wrong}[/red]" if total.wrong else "0"
-        table.add_row(
+    totals = [by_category(run)[TOTAL] for run in runs]
+    fixer = _uses_fixer(totals)
+    columns = [
+        Column("configuration", left=True),
+        Column("success %"),
+        Column("success", drop=2),
+        Column("refused", drop=2),
+        Column("wrong", markup=True),
+    ]
+    if fixer:
+        columns.append(Column("fixer calls", drop=3))
+    columns += [
+        Column("wall s", drop=4),
+        Column(
+            f"categories that differ from {base.config.label} (successes, wrong)",
+            left=True,
+            markup=True,
+        ),
+    ]
+    grid = Grid(f"compare: each configuration against {base.config.label}", columns)
+    for run, total in zip(runs, totals, strict=True):
+        cells = [
             run.config.label,
             f"{total.success_pct:.1f}",
             str(total.success),
             str(total.refused),
-            wrong,
-            str(total.fixer_calls),
+            f"[red]{total.wrong}[/red]" if total.wrong else "0",
+        ]
+        if fixer:
+            cells.append(str(total.fixer_calls))
+        cells += [
             f"{run.wall_s:.2f}",
-            "" if run is base else _differences(base_tallies, tallies),
-            style="bold" if run is base else None,
-        )
-    return table
+            "" if run is base else _differences(base_tallies, by_category(run)),
+        ]
+        grid.add(*cells, style="bold" if run is base else None)
+    return grid
+
+
+def compare_table(
+    runs: Sequence[RunResult], *, baseline: str = "cascade", width: int = 120
+) -> Table:
+    return fit(compare_grid(runs, baseline=baseline), width)
 
 
 def _differences(base: dict[str, Tally], other: dict[str, Tally]) -> str:
@@ -257,7 +313,7 @@ def _differences(base: dict[str, Tally], other: dict[str, Tally]) -> str:
         ours = base.get(name, Tally())
         if name == TOTAL or (ours.success, ours.wrong) == (theirs.success, theirs.wrong):
             continue
-        text = f"{name} {ours.success}→{theirs.success}"
+        text = f"{escape(name)} {ours.success}→{theirs.success}"
         if theirs.wrong != ours.wrong:
             text += f" ([red]{theirs.wrong} wrong[/red])" if theirs.wrong else " (0 wrong)"
         changes.append(text)
@@ -339,19 +395,19 @@ def _visible(line: str) -> str:
     return stripped + trailing + marker
 
 
-def outcome_tables(run: RunResult) -> list[Table]:
+def outcome_tables(run: RunResult, *, width: int = 120) -> list[Table]:
     """Per category; and for a labelled benchmark also per edit kind and per request."""
-    tables = [category_table(run)]
+    tables = [category_table(run, width=width)]
     if labelled(run):
-        tables.append(category_table(run, by="edit kind", tallies=by_edit_kind(run)))
-        tables.append(category_table(run, by="request", tallies=by_request(run)))
+        tables.append(category_table(run, by="edit kind", tallies=by_edit_kind(run), width=width))
+        tables.append(category_table(run, by="request", tallies=by_request(run), width=width))
     return tables
 
 
 def print_report(console: Console, runs: Sequence[RunResult]) -> None:
     for run in runs:
-        for table in outcome_tables(run):
+        for table in outcome_tables(run, width=console.width):
             console.print(table)
         console.print(details_table(run))
     if len(runs) > 1:
-        console.print(compare_table(runs))
+        console.print(compare_table(runs, width=console.width))
