@@ -104,11 +104,14 @@ def test_html_page_holds_its_charts_and_works_offline(telemetry_file, tmp_path, 
     assert main(["report", str(path), "--html", str(page), "--threshold", "block_anchor=0.9"]) == 0
     capsys.readouterr()
     text = page.read_text()
-    for chart in (*CHART_IDS, SIMILARITY_CHART_PREFIX + "block_anchor"):
+    # One day of telemetry: no per-day chart (its table is there), every other chart is.
+    charts = [c for c in CHART_IDS if c != "chart-daily"]
+    for chart in (*charts, SIMILARITY_CHART_PREFIX + "block_anchor"):
         assert f'id="{chart}"' in text
-    assert "Strategy mix" in text and "Similarity histogram" in text
+    assert 'id="chart-daily"' not in text and "id='table-days'" in text
+    assert "Strategy mix" in text and "Best similarity of" in text
     assert "<script src=" not in text  # plotly.js inline, no CDN
-    assert text.count("Plotly.newPlot") == len(CHART_IDS) + 1
+    assert text.count("Plotly.newPlot") == len(charts) + 1
     assert len(text) > 1_000_000  # the plotly.js bundle is embedded
 
 

@@ -224,6 +224,7 @@ class _Simulator:
             cache_hit=cache_hit,
             windowed=windowed,
             prompt_chars=prompt_chars,
+            deadline_ms=c.fixer_deadline_ms,
         )
         if outcome == "corrected":
             winner = "exact" if rng.random() < 0.85 else "line_trimmed"
