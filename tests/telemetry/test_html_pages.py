@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import math
+from itertools import pairwise
 
 import pytest
 
@@ -166,7 +167,7 @@ def test_histograms_keep_empty_bins_and_draw_the_fixer_deadline():
     }
     counts = [sum(t["y"][i] for t in fixer["data"]) for i in range(len(bars))]
     assert sum(counts) == 23 and 0 in counts  # the gap between ~250 and 600 ms
-    for (_, high, _), (low, _, _) in zip(bars, bars[1:]):
+    for (_, high, _), (low, _, _) in pairwise(bars):
         assert low == pytest.approx(high)  # one bin runs into the next
     (line,) = fixer["layout"]["shapes"]
     assert line["type"] == "line" and line["x0"] == line["x1"]
@@ -199,7 +200,7 @@ def test_similarity_is_charted_only_for_fuzzy_tiers_with_the_threshold_drawn():
     assert similarity == [SIMILARITY_CHART_PREFIX + "block_anchor"]  # not 'exact' at 1.00
     chart = charts[similarity[0]]
     for trace in chart["data"]:
-        steps = [round((b - a) * 100, 6) for a, b in zip(trace["x"], trace["x"][1:])]
+        steps = [round((b - a) * 100, 6) for a, b in pairwise(trace["x"])]
         assert set(steps) == {1.0}  # every 0.01 bin from the lowest score to 1.00
         assert trace["x"][-1] == pytest.approx(1.005)
         assert trace["marker"]["color"] == colour_of(trace["name"])
