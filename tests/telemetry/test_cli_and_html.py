@@ -121,3 +121,23 @@ def test_html_without_plotly_is_a_clear_error(telemetry_file, monkeypatch):
     with pytest.raises(BadRequest, match="plotly") as info:
         render_html(report)
     assert "editengine[html]" in str(info.value)
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_report_tables_fit_the_terminal(telemetry_file, tmp_path, monkeypatch, capsys, width):
+    path, _ = telemetry_file
+    other = tmp_path / "b.jsonl"
+    write_synthetic(other, SyntheticConfig(edits=200, seed=5))
+    monkeypatch.setenv("COLUMNS", str(width))
+    for argv in (["report", str(path)], ["report", str(path), "--vs", str(other)]):
+        assert main(argv) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert max(len(line) for line in lines) <= width, argv
+    assert main(["report", str(path)]) == 0
+    text = capsys.readouterr().out
+    # Tables lose columns on a narrow terminal, never their rows' names.
+    assert "block_anchor" in text and "Tiers, in cascade order" in text.replace("\n", " ")
+    if width >= 120:
+        assert "total ms" in text and "ambiguous" in text
+    if width <= 60:
+        assert "total ms" not in text
