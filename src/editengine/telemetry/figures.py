@@ -46,9 +46,12 @@ def _layout(fig: Any, title: str, **extra: Any) -> Any:
 
 
 def bar_label(low: float, high: float) -> str:
+    """``200-251 ms``, ``1-1.26 s``: a bin's bounds in the unit that reads best."""
     if high <= 1e-6:
-        return "0"
-    return f"{low:.3g}-{high:.3g}"
+        return "0 ms"
+    if low >= 1000:
+        return f"{low / 1000:.3g}-{high / 1000:.3g} s"
+    return f"{low:.3g}-{high:.3g} ms"
 
 
 def bar_position(bars: Sequence[Bar], value: float) -> float:
@@ -105,7 +108,7 @@ def latency_histogram(
         title,
         barmode="stack",
         bargap=0.05,
-        xaxis_title="milliseconds (log-spaced bins)",
+        xaxis_title="latency (log-spaced bins)",
         yaxis_title=unit,
         **extra,
     )

@@ -186,7 +186,7 @@ def _common_grid(a: Sequence[Bar], b: Sequence[Bar]) -> tuple[list[str], list[in
     if logs:
         indices += list(range(min(logs), max(logs) + 1))
     labels = [
-        "0" if i is None else bar_label(10 ** (i / _PER_DECADE), 10 ** ((i + 1) / _PER_DECADE))
+        "0 ms" if i is None else bar_label(10 ** (i / _PER_DECADE), 10 ** ((i + 1) / _PER_DECADE))
         for i in indices
     ]
     return labels, [counts_a.get(i, 0) for i in indices], [counts_b.get(i, 0) for i in indices]
@@ -233,7 +233,7 @@ def _latency(page: Page, a: Report, b: Report, labels: tuple[str, str]) -> None:
         title="Edit latency, share of each side's edits per bin (every bin kept)",
         barmode="group",
         bargap=0.05,
-        xaxis_title="milliseconds (log-spaced bins)",
+        xaxis_title="latency (log-spaced bins)",
         yaxis_tickformat=".0%",
         template="plotly_white",
         height=360,
