@@ -311,7 +311,9 @@ def handle(args: argparse.Namespace) -> int:
         if args.patch_format:
             from editengine.evaluation.formats import handle_formats
 
-            return handle_formats(cases, args.patch_format, out, json_out=args.json)
+            # The format tables are wide by design: captured output keeps their old width.
+            wide = out if out.is_terminal else Console(width=160)
+            return handle_formats(cases, args.patch_format, wide, json_out=args.json)
         preflight(configs)
         runs = run_all(cases, configs, workers=args.workers, bar=not args.no_progress)
     except EditError as error:
