@@ -50,7 +50,7 @@ PROGRESS_MIN_CASES = 200  # a bar only where a run takes long enough to watch
 EXECUTOR_CHOICES = ("engine", "text")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "eval",
         help="run edit cases (default: the bundled benchmark) and score the resulting files",

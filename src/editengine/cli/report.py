@@ -13,7 +13,7 @@ from editengine.telemetry.report import DEFAULT_PRICES, ReportOptions, aggregate
 _TITLE = "editengine telemetry report"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "report",
         help="aggregate telemetry (JSON Lines, plain or gzipped) into a report",

@@ -70,7 +70,7 @@ class _TierStats:
 
     def __init__(self) -> None:
         self.tries = 0
-        self.outcomes = dict.fromkeys(TIER_OUTCOMES, 0)
+        self.outcomes: dict[str, int] = dict.fromkeys(TIER_OUTCOMES, 0)
         self.elapsed = LogHistogram()
         self.position_total = 0
         self.with_similarity = 0
@@ -152,7 +152,7 @@ class Aggregator:
         self.by_size: dict[str, LogHistogram] = {}
         self.tiers: dict[tuple[str, str], _TierStats] = {}
         self.fixer_calls = 0
-        self.fixer_outcomes = dict.fromkeys(FIXER_OUTCOMES, 0)
+        self.fixer_outcomes: dict[str, int] = dict.fromkeys(FIXER_OUTCOMES, 0)
         self.fixer_windowed = 0
         self.fixer_prompt_chars = 0
         self.fixer_latency = LogHistogram()  # cache misses

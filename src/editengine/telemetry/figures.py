@@ -187,7 +187,7 @@ def tier_outcomes(go: Any, tiers: Sequence[TierRow]) -> Any:
 
 
 def fixer_outcomes(go: Any, outcomes: dict[str, int]) -> Any:
-    names = [o for o in FIXER_OUTCOMES if outcomes.get(o)]
+    names: list[str] = [o for o in FIXER_OUTCOMES if outcomes.get(o)]
     names += sorted(o for o in outcomes if o not in FIXER_OUTCOMES and outcomes[o])
     fig = go.Figure(
         go.Bar(

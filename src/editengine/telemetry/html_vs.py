@@ -17,7 +17,7 @@ from editengine.telemetry.compare import compare, row, verdict
 from editengine.telemetry.figures import bar_label
 from editengine.telemetry.page import Cell, Page, esc, plotly, table
 from editengine.telemetry.palette import BETTER, NEUTRAL, WORSE, colour_of
-from editengine.telemetry.shape import FIXER_OUTCOMES, Bar, ComparisonRow, Report
+from editengine.telemetry.shape import FIXER_OUTCOMES, Bar, ComparisonRow, Direction, Report
 
 TITLE = "editengine telemetry: A vs B"
 COMPARISON_CHART_IDS = (
@@ -325,12 +325,14 @@ def _fixer(page: Page, a: Report, b: Report, labels: tuple[str, str]) -> None:
     if not fa["calls"] and not fb["calls"]:
         page.empty("No fixer calls on either side.")
         return
-    rows = []
+    rows: list[tuple[str | Cell, ...]] = []
     for outcome in FIXER_OUTCOMES:
         na, nb = fa["outcomes"].get(outcome, 0), fb["outcomes"].get(outcome, 0)
         share_a = na / fa["calls"] if fa["calls"] else None
         share_b = nb / fb["calls"] if fb["calls"] else None
-        better = "up" if outcome == "corrected" else "none" if outcome == "no_change" else "down"
+        better: Direction = (
+            "up" if outcome == "corrected" else "none" if outcome == "no_change" else "down"
+        )
         rows.append(
             (
                 Cell(outcome, swatch=colour_of(outcome)),

@@ -7,6 +7,7 @@ too keeps its colour from one chart, page and run to the next.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 
 # Outcomes: green is good, amber declined (the file untouched), red damage or failure,
 # grey neither. Edit, tier, fixer and evaluation outcomes share the scale.
@@ -79,5 +80,5 @@ def colour_of(name: str) -> str:
     return _SPARE[zlib.crc32(name.encode()) % len(_SPARE)]
 
 
-def colours_of(names: list[str]) -> list[str]:
+def colours_of(names: Sequence[str]) -> list[str]:
     return [colour_of(name) for name in names]

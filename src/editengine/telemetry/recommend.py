@@ -69,7 +69,7 @@ def _move_earlier(tiers: list[TierRow], t: Thresholds) -> Iterator[Recommendatio
         earlier = [
             other
             for other in tiers
-            if other["mean_position"] < tier["mean_position"]
+            if _position(other) < _position(tier)
             and other["tries"] >= t.tier_min_tries
             and (other["win_rate"] or 0.0) < t.reorder_max_earlier_win_rate
             and other["elapsed_ms_total"] > 0
@@ -93,6 +93,12 @@ def _move_earlier(tiers: list[TierRow], t: Thresholds) -> Iterator[Recommendatio
                 "saving_ms_per_win": per_win,
             },
         )
+
+
+def _position(tier: TierRow) -> float:
+    """Mean position in the cascade; a tier never tried sorts last."""
+    position = tier["mean_position"]
+    return float("inf") if position is None else position
 
 
 def _threshold_edges(tiers: list[TierRow], t: Thresholds) -> Iterator[Recommendation]:
