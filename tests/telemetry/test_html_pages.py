@@ -115,6 +115,7 @@ def test_the_daily_series_and_the_headline_deltas_follow_the_days(two_weeks):
     report = two_weeks[0]
     daily = figures(render_html(report))["chart-daily"]
     rate, edits, calls = daily["data"]
+    assert [t["type"] for t in daily["data"]] == ["scatter", "bar", "bar"]
     assert rate["x"] == [d["day"] for d in report["days"]]
     assert rate["y"] == pytest.approx([d["success_rate"] for d in report["days"]])
     assert edits["y"] == [d["edits"] for d in report["days"]]
@@ -161,6 +162,7 @@ def test_histograms_keep_empty_bins_and_draw_the_fixer_deadline():
     for trace in fixer["data"]:
         assert len(trace["x"]) == len(trace["y"]) == len(bars)  # every bin, empty ones too
     assert [t["name"] for t in fixer["data"]] == ["timed out", "failed"]
+    assert {t["type"] for t in fixer["data"]} == {"bar"} and fixer["layout"]["barmode"] == "stack"
     assert {t["marker"]["color"] for t in fixer["data"]} == {
         colour_of("timeout"),
         colour_of("error"),
