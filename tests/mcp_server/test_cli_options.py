@@ -58,6 +58,7 @@ async def test_telemetry_and_require_read(tmp_path: Path) -> None:
             unread = await client.call_tool("edit", arguments)
             await client.call_tool("read", {"file_path": "a.txt"})
             done = await client.call_tool("edit", arguments)
+    engine.close()  # as the command does when the server stops: telemetry reaches its sink
     assert unread.is_error and "has not been read" in unread.content[0].text
     assert not done.is_error
     events = (tmp_path / "t" / "edits.jsonl").read_text().splitlines()

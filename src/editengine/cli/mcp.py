@@ -78,12 +78,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"error[{code}]: {error}", file=sys.stderr)
         return EXIT_USAGE
     server = build_server(engine, confirm=args.confirm)
-    if address is None:
-        server.run("stdio")
-    else:
-        host, port = address
-        print(f"editengine MCP server on http://{host}:{port}/mcp", file=sys.stderr, flush=True)
-        server.run("streamable-http", host=host, port=port)
+    try:
+        if address is None:
+            server.run("stdio")
+        else:
+            host, port = address
+            print(f"editengine MCP server on http://{host}:{port}/mcp", file=sys.stderr, flush=True)
+            server.run("streamable-http", host=host, port=port)
+    finally:
+        engine.close()  # the fixer's clients, and telemetry still on its way to the sinks
     return 0
 
 

@@ -90,6 +90,8 @@ ConfirmAnswer = bool | str | Decision | None
 ConfirmCallback = Callable[[ConfirmRequest], ConfirmAnswer | Awaitable[ConfirmAnswer]]
 
 DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024
+# How long close() waits for telemetry sinks to take the events already recorded.
+CLOSE_FLUSH_SECONDS = 5.0
 # Matches made without the lock before one is made under it (the file kept changing).
 _UNLOCKED_TRIES = 3
 
@@ -189,18 +191,27 @@ class EditEngine:
     # ------------------------------------------------------------------ lifetime
 
     def close(self) -> None:
-        """Release the fixer's resources (its provider's clients); the engine stays usable."""
+        """Release the fixer's resources (its provider's clients) and hand the telemetry
+        already recorded to its sinks (waiting up to :data:`CLOSE_FLUSH_SECONDS`); the
+        engine stays usable."""
         close = getattr(self.fixer, "close", None)
         if callable(close):
             close()
+        self._flush_telemetry()
 
     async def aclose(self) -> None:
         """Async twin of :meth:`close`: awaits the fixer's ``aclose`` when it has one."""
         aclose = getattr(self.fixer, "aclose", None)
         if callable(aclose):
             await aclose()
+            await asyncio.to_thread(self._flush_telemetry)
         else:
-            self.close()
+            await asyncio.to_thread(self.close)
+
+    def _flush_telemetry(self) -> None:
+        for observer in self._observers:
+            if isinstance(observer, Telemetry):
+                observer.flush(timeout=CLOSE_FLUSH_SECONDS)
 
     def __enter__(self) -> EditEngine:
         return self
