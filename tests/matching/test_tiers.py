@@ -353,6 +353,13 @@ class TestElisionDetails:
         (match,) = ElisionTier().find(content, old)
         assert apply(content, match, new) == "def f():\n    a()\n    b()\n    return 2\n"
 
+    def test_spelled_out_lines_of_a_shallower_quote_move_with_it(self):
+        content = "class A:\n    def f(self):\n        a = 1\n        b = 2\n        return a\n"
+        old = "    a = 1\n# ... existing code ...\n    return a"
+        new = "    a = 10\n    b = 2\n    return a"
+        (match,) = ElisionTier().find(content, old)
+        assert apply(content, match, new) == content.replace("a = 1", "a = 10")
+
     def test_blank_lines_kept_around_a_marker_are_not_doubled(self):
         content = "import a\n\nsetup()\n\nLIMIT = 5\n"
         old = "import a\n\n# ...\n\nLIMIT = 5"
