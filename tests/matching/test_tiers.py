@@ -178,6 +178,26 @@ class TestWhitespace:
     def test_does_not_start_inside_a_word(self):
         assert WhitespaceTier().find("max = foo(a)\n", "x=foo(a)") == []
 
+    @pytest.mark.parametrize(
+        ("content", "old"),
+        [
+            ("xlongword = 1\n", "x longword"),  # walking back from the longest token
+            ("y = longwordx\n", "longword x"),  # walking forward from it
+            ("x longword = 1\n", "xlongword = 1"),
+        ],
+    )
+    def test_words_stay_apart_in_both_directions(self, content, old):
+        assert WhitespaceTier().find(content, old) == []
+
+    def test_a_prefix_of_a_call_spaced_before_its_brackets_is_refused(self):
+        assert WhitespaceTier().find("x = foo (a, b)\n", "x=foo") == []
+
+    def test_an_operator_is_not_cut_in_two(self):
+        assert WhitespaceTier().find("if a.b==c:\n", "a. b") == []
+
+    def test_a_single_token_quote_is_left_to_stricter_tiers(self):
+        assert WhitespaceTier().find("total = 1\n", "total") == []
+
     def test_linear_walk_on_a_pathological_line(self):
         content = "(" * 5000 + "\n"
         assert WhitespaceTier().find(content, "( ( ( x") == []
@@ -403,3 +423,46 @@ def test_blank_lines_the_quote_did_not_have_beside_a_marker_are_new_string_s_own
     new = "intro\n[...]\n\n\nbody"  # the header deleted, both blank lines kept
     (match,) = ElisionTier().find(content, old)
     assert apply(content, match, new) == "intro\nskipped\n\n\n\nbody\n"
+
+
+class TestMovedLineBreaks:
+    content = "def f():\n    call(alpha,\n         beta)\n    return 1\n"
+
+    def edit(self, content: str, old: str, new: str) -> str:
+        (match,) = WhitespaceTier().find(content, old)
+        return apply(content, match, new)
+
+    def test_a_line_added_after_a_joined_call_keeps_the_call_s_breaks(self):
+        out = self.edit(self.content, "call(alpha, beta)\n", "call(alpha, beta)\nlog('done')\n")
+        assert out == "def f():\n    call(alpha,\n         beta)\n    log('done')\n    return 1\n"
+
+    def test_a_line_added_before_it_takes_the_call_s_depth(self):
+        out = self.edit(self.content, "call(alpha, beta)", "log('start')\ncall(alpha, beta)")
+        assert out == "def f():\n    log('start')\n    call(alpha,\n         beta)\n    return 1\n"
+
+    def test_a_renamed_argument_is_renamed_where_the_file_has_it(self):
+        out = self.edit(self.content, "call(alpha, beta)", "call(alpha, gamma)")
+        assert out == self.content.replace("beta)", "gamma)")
+
+    def test_a_new_string_written_with_the_file_s_breaks_is_written_as_it_is(self):
+        content = "x = [\n    1, 2,\n    3,\n]\n"
+        out = self.edit(content, "x = [\n    1, 2, 3,\n]", "x = [\n    1, 2,\n    4,\n]")
+        assert out == "x = [\n    1, 2,\n    4,\n]\n"
+
+    @pytest.mark.parametrize(
+        ("old", "new", "expected"),
+        [
+            # The quote's final newline was eaten with the span: it is given back.
+            ("call(alpha, beta)\n", "call(alpha, gamma)", "    call(alpha,\n         gamma)\n"),
+            # No final newline quoted: new_string's own is an added line break.
+            ("call(alpha, beta)", "call(alpha, gamma)\n", "    call(alpha,\n         gamma)\n\n"),
+            ("call(alpha, beta)", "call(alpha, gamma)", "    call(alpha,\n         gamma)\n"),
+        ],
+    )
+    def test_the_final_newline_rule(self, old, new, expected):
+        assert self.edit("    call(alpha,\n         beta)\n", old, new) == expected
+
+    def test_a_file_ending_without_a_newline_does_not_get_one(self):
+        content = "    call(alpha,\n         beta)"
+        out = self.edit(content, "call(alpha, beta)\n", "call(alpha, gamma)\n")
+        assert out == "    call(alpha,\n         gamma)"

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import ClassVar
 
-from editengine.matching.base import Match
+from editengine.matching.base import DoubtfulMatch, Match
 from editengine.matching.lines import LineBlock, OldLines, line_view, without_blank_edges
+from editengine.text import indent_width, leading_whitespace
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _SPACE = re.compile(r"[ \t\r\n\f\v]*")
@@ -173,20 +176,115 @@ def _clean_end(last: str, after: str) -> bool:
 
 
 class _ReflowedBlock(LineBlock):
-    """Line breaks moved: only the first lines pair up, so only they anchor the depth."""
+    """Line breaks moved: old_string's lines do not pair with the file's, its tokens do.
+
+    A new_string written with the file's breaks (it has a line of the file the quote broke
+    differently) is written as it is, only its first line anchoring the depth. Otherwise it
+    is spliced into the file token by token: the file's text, breaks and
+    continuation indentation stay wherever old_string's tokens are kept, and only what
+    new_string changes is written. Either way the text written must hold new_string's
+    tokens, or the tier steps back.
+    """
 
     def realign(self, new: str) -> str:
-        first_only = LineBlock(
-            self.view,
-            self.first,
-            1,
-            OldLines(self.old.lines[:1], False),
-            self.key,
-        )
         ends_with_newline = new.endswith("\n")
-        text = first_only.realign(new[:-1] if ends_with_newline else new)
-        if ends_with_newline or (
-            self.old.trailing_newline and self.first + self.count < len(self.view)
-        ):
-            return text + "\n"
-        return text
+        body = new[:-1] if ends_with_newline else new
+        if self._keeps_the_quote_s_breaks(body):
+            old = "\n".join(self.old.lines)
+            frame = _Frame(leading_whitespace(self.file_lines[0]), leading_whitespace(old))
+            text = splice_tokens("\n".join(self.file_lines), old, body, frame)
+        else:
+            first_only = LineBlock(
+                self.view, self.first, 1, OldLines(self.old.lines[:1], False), self.key
+            )
+            text = first_only.realign(body)
+        if _TOKEN.findall(text) != _TOKEN.findall(body):
+            raise DoubtfulMatch  # the file's text would be lost or changed
+        if self.old.trailing_newline:
+            # The span ate the newline after its last line: give it back, unless the file
+            # ends there without one.
+            return text + "\n" if self.first + self.count < len(self.view) else text
+        return text + "\n" if ends_with_newline else text
+
+    def _keeps_the_quote_s_breaks(self, new: str) -> bool:
+        """No line the file breaks differently from the quote stands in new_string."""
+        quoted = {line.strip() for line in self.old.lines}
+        in_new = {line.strip() for line in new.split("\n")}
+        return not any(
+            line.strip() not in quoted and line.strip() in in_new
+            for line in self.file_lines
+            if line.strip()
+        )
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where old_string's first line starts, in the file and in the quote."""
+
+    file_indent: str
+    quote_indent: str
+
+    def place(self, inserted: str) -> str:
+        """``inserted`` with each line it starts moved from the quote's depth to the
+        file's."""
+        lines = inserted.split("\n")
+        return "\n".join([lines[0], *(self._moved(line) for line in lines[1:])])
+
+    def _moved(self, line: str) -> str:
+        if not line.strip():
+            return line.strip(" \t")
+        whitespace = leading_whitespace(line)
+        extra = indent_width(whitespace) - indent_width(self.quote_indent)
+        if extra >= 0:
+            return self.file_indent + " " * extra + line[len(whitespace) :]
+        if "\t" in self.file_indent:
+            raise DoubtfulMatch  # shallower than the quote in a tab-indented file: a guess
+        depth = max(0, indent_width(self.file_indent) + extra)
+        return " " * depth + line[len(whitespace) :]
+
+
+def splice_tokens(region: str, old: str, new: str, frame: _Frame) -> str:
+    """``region`` (the file's text for old_string, the same tokens spaced differently) with
+    new_string's changes to old_string's tokens made in place."""
+    file_tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(region)]
+    old_words = _TOKEN.findall(old)
+    if [region[a:b] for a, b in file_tokens] != old_words:
+        raise DoubtfulMatch  # not the same tokens: nothing to pair them by
+    new_tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(new)]
+    new_words = [new[a:b] for a, b in new_tokens]
+    count = len(file_tokens)
+    out: list[str] = []
+    cursor = 0
+    matcher = SequenceMatcher(None, old_words, new_words, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if tag == "insert" and i1 < count:
+            start = end = file_tokens[i1][0]
+            stop = new_tokens[j2][0] if j2 < len(new_tokens) else len(new)
+            written = new[new_tokens[j1][0] : stop]
+        elif tag == "insert":
+            start = end = file_tokens[-1][1]
+            written = new[new_tokens[j1 - 1][1] : new_tokens[j2 - 1][1]]
+        elif tag == "delete" and i2 < count:
+            start, end, written = file_tokens[i1][0], file_tokens[i2][0], ""
+        elif tag == "delete":
+            start = file_tokens[i1 - 1][1] if i1 else 0
+            end, written = file_tokens[i2 - 1][1], ""
+        else:
+            start, end = file_tokens[i1][0], file_tokens[i2 - 1][1]
+            written = new[new_tokens[j1][0] : new_tokens[j2 - 1][1]]
+        placed = frame.place(written)
+        line_start = region.rfind("\n", 0, start) + 1
+        head, newline, tail = written.rpartition("\n")
+        at_line_start = not region[line_start:start].strip()
+        if tag == "insert" and newline and not tail.strip() and at_line_start:
+            # Whole lines inserted before a line of the file: they go before its indentation
+            # and start at its depth.
+            placed = region[line_start:start] + frame.place(head) + "\n"
+            start = end = line_start
+        out.append(region[cursor:start])
+        out.append(placed)
+        cursor = end
+    out.append(region[cursor:])
+    return "".join(out)
