@@ -249,6 +249,46 @@ class TestBlockAnchor:
         old = self.content.replace("result = 0", "accumulator = compute_start()")
         assert BlockAnchorTier().find(self.content, old) == []
 
+    def test_several_typos_in_one_long_line_are_forgiven(self):
+        old = self.content.replace("result += item.price", "reslut += itme.pirce").rstrip("\n")
+        assert BlockAnchorTier(max_line_edits=2).find(self.content, old)
+        (match,) = BlockAnchorTier().find(self.content, old)
+        new = old.replace("return result", "return round(result)")
+        assert apply(self.content, match, new) == self.content.replace(
+            "return result", "return round(result)"
+        )
+
+    def test_several_typos_are_carried_into_the_line_new_string_changes(self):
+        old = self.content.replace("result += item.price", "reslut += itme.pirce").rstrip("\n")
+        new = old.replace("itme.pirce", "itme.pirce * 2")
+        (match,) = BlockAnchorTier().find(self.content, old)
+        assert apply(self.content, match, new) == self.content.replace(
+            "item.price", "item.price * 2"
+        )
+
+    @pytest.mark.parametrize(
+        ("line", "misquoted"),
+        [
+            ("result += item.price", "result += unit.prise"),  # a word replaced
+            ("result += item.price", "result += item.pricr12"),  # digits
+            ("result += item.price", "reslut += item.pircee"),  # two slips in one word
+            ("for item in items:", "for itme in itesm:"),  # too short
+        ],
+    )
+    def test_what_is_not_a_slip_of_a_key_is_not_forgiven(self, line, misquoted):
+        old = self.content.replace(line, misquoted)
+        assert BlockAnchorTier().find(self.content, old) == []
+
+    def test_a_flipped_literal_with_a_typo_beside_it_is_another_line(self):
+        content = "options = {\n    verbose_output: true,\n    retries: 3,\n    name: 'x',\n}\n"
+        old = content.replace("verbose_output: true", "verbsoe_output: false")
+        assert BlockAnchorTier().find(content, old) == []
+
+    def test_several_typos_in_two_lines_are_too_many(self):
+        old = self.content.replace("result += item.price", "reslut += itme.pirce")
+        old = old.replace("def total(items):", "def ttoal(itmes):")
+        assert BlockAnchorTier().find(self.content, old) == []
+
     def test_needs_three_lines(self):
         assert BlockAnchorTier().find("a = 1\nb = 2\n", "a = 1\nb = 3") == []
 
