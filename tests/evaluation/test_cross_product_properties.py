@@ -38,9 +38,6 @@ NOT_YET_HANDLED: frozenset[str | tuple[str, str]] = frozenset(
     {
         "line_number_prefix",
         "markdown_fence",
-        "long_line",
-        ("reformatted_spacing", "replace_all"),
-        ("compressed_spacing", "replace_all"),
     }
 )
 

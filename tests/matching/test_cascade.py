@@ -236,6 +236,15 @@ class TestNoMatch:
         assert "30\tline_30 = compute(30)" in str(info.value)
         assert info.value.code == "no_match"
 
+    def test_names_the_stretch_of_a_long_line_most_like_a_fragment(self):
+        line = " ".join(f"const v{i} = compute(a{i}, b{i});" for i in range(300))
+        content = "// bundle\n" + line + "\n// end\n"
+        with pytest.raises(NoMatch) as info:
+            edit_text(content, "const v150 = compute(a150,b15)", "x")
+        best = info.value.closest[0]
+        assert (best.start_line, best.end_line) == (2, 2) and best.similarity > 0.9
+        assert "const v150 = compute(a150, b150);" in best.text and len(best.text) < 120
+
     def test_trace_names_every_tier_tried(self):
         with pytest.raises(NoMatch) as info:
             edit_text(self.content, "nothing like it", "x")

@@ -195,6 +195,27 @@ class TestWhitespace:
     def test_an_operator_is_not_cut_in_two(self):
         assert WhitespaceTier().find("if a.b==c:\n", "a. b") == []
 
+    @pytest.mark.parametrize(
+        ("content", "old", "quoted"),
+        [
+            # A closed call whose result is used: nothing of the call is cut.
+            ('assert!(ov.matched("a", true).is_none());\n', 'ov.matched("a",true)', "true)"),
+            # A keyword before its condition.
+            ("x = 1 for (let i = 0; i < n; i++) {}\n", "x=1 for", "for"),
+            # A block opening after a closing bracket, the operand of a negation.
+            ("if (ok) { run(a, b) }\n", "{ run(a,b) }", "{ run"),
+            ("if (!isStream(up)) {}\n", "isStream(up )", "isStream"),
+            # The end of a bracketed group's content, whatever its last character.
+            ("q = f(a, b?)\n", "a,b?", "b?"),
+        ],
+    )
+    def test_a_fragment_may_start_or_stop_at_these_edges(self, content, old, quoted):
+        (match,) = WhitespaceTier().find(content, old)
+        assert quoted in content[match.start : match.end]
+
+    def test_a_name_spaced_from_its_call_is_still_not_cut_from_it(self):
+        assert WhitespaceTier().find("y = x + foo (a)\n", "x +foo") == []
+
     def test_a_single_token_quote_is_left_to_stricter_tiers(self):
         assert WhitespaceTier().find("total = 1\n", "total") == []
 

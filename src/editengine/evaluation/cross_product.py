@@ -252,8 +252,8 @@ def _fragment_starts(seg: str) -> list[int]:
     out = []
     for i, ch in enumerate(seg):
         before = seg[i - 1] if i else " "
-        if ch.isspace() or (before in ".>:" and is_word_char(ch)):
-            continue
+        if ch.isspace() or (before in ".>:/" and is_word_char(ch)):
+            continue  # a member, a path or a regex's flags: the expression goes on before
         if not (is_word_char(ch) or ch in "\"'`([{"):
             continue
         if before.isspace() or before in "([{," or (is_word_char(ch) and not is_word_char(before)):

@@ -137,7 +137,7 @@ def _to_match(content: str, start: int, end: int, old: str) -> Match | None:
         return block.to_match(trim_new)
     if before.strip() and not _clean_start(before, content[start]):
         return None
-    if after.strip() and not _clean_end(content[end - 1], after):
+    if after.strip() and not _clean_end(content, end, after):
         return None
     return Match(start, end)
 
@@ -152,16 +152,61 @@ _CLOSERS = frozenset(")]},;:")
 def _clean_start(before: str, first: str) -> bool:
     if before[-1] in " \t":
         previous = before.rstrip()[-1]
+        if first == "{":
+            return True  # a block or a literal opens: ``) {``, ``else {``, ``= {``
         return previous in _OPENERS or _is_word(first) != _is_word(previous) or _is_word(first)
     if before[-1] in "\"'`" and _is_word(first):
         return True  # starts at the beginning of a string's text
+    if before[-1] == "!" and _is_word(first):
+        return True  # the operand of a negation: ``!`` applies to whatever is written
     return before[-1] in _OPENERS and (_is_word(first) or first in "\"'([{")
 
 
-def _clean_end(last: str, after: str) -> bool:
+_KEYWORDS = frozenset(
+    [
+        "if",
+        "elif",
+        "for",
+        "while",
+        "switch",
+        "catch",
+        "with",
+        "return",
+        "yield",
+        "await",
+        "case",
+        "match",
+        "in",
+        "of",
+        "and",
+        "or",
+        "not",
+        "else",
+        "do",
+        "try",
+        "function",
+        "fn",
+        "func",
+        "def",
+    ]
+)
+
+
+def _last_word(content: str, end: int) -> str:
+    start = end
+    while start and _is_word(content[start - 1]):
+        start -= 1
+    return content[start:end]
+
+
+def _clean_end(content: str, end: int, after: str) -> bool:
+    last = content[end - 1]
     following = after.lstrip()
     if following[0] in _CONTINUES:
-        return False
+        # A closed call or subscript may be followed by its result's use (``f(x).y``), and
+        # a keyword by its condition (``if (``, ``for (``): nothing is cut there.
+        closed = last in ")]" and after[0] == following[0]
+        return closed or (after[0] in " \t" and _last_word(content, end) in _KEYWORDS)
     if after[0] in " \t":
         return True
     if last in ",;:":
@@ -172,7 +217,7 @@ def _clean_end(last: str, after: str) -> bool:
         return True  # cut between an empty pair of brackets: ``items(`` of ``items():``
     if _is_word(last) and after[0] == "=" and after[1:2] != "=":
         return True  # a name before its assignment or keyword value: ``context`` of ``context=x``
-    return after[0] in _CLOSERS and (_is_word(last) or last in "\"')]}")
+    return after[0] in _CLOSERS  # stopped at the end of a bracketed group's content
 
 
 class _ReflowedBlock(LineBlock):
