@@ -162,34 +162,11 @@ def _clean_start(before: str, first: str) -> bool:
     return before[-1] in _OPENERS and (_is_word(first) or first in "\"'([{")
 
 
-_KEYWORDS = frozenset(
-    [
-        "if",
-        "elif",
-        "for",
-        "while",
-        "switch",
-        "catch",
-        "with",
-        "return",
-        "yield",
-        "await",
-        "case",
-        "match",
-        "in",
-        "of",
-        "and",
-        "or",
-        "not",
-        "else",
-        "do",
-        "try",
-        "function",
-        "fn",
-        "func",
-        "def",
-    ]
-)
+_KEYWORDS = frozenset({
+    "if", "elif", "for", "while", "switch", "catch", "with", "return", "yield", "await",
+    "case", "match", "in", "of", "and", "or", "not", "else", "do", "try", "function", "fn",
+    "func", "def",
+})  # fmt: skip
 
 
 def _last_word(content: str, end: int) -> str:
