@@ -292,7 +292,7 @@ class TestBlockAnchor:
         [
             ("result += item.price", "result += unit.prise"),  # a word replaced
             ("result += item.price", "result += item.pricr12"),  # digits
-            ("result += item.price", "reslut += item.pircee"),  # two slips in one word
+            ("result += item.price", "reslut += item.pcire"),  # a word scrambled
             ("for item in items:", "for itme in itesm:"),  # too short
         ],
     )
@@ -464,6 +464,14 @@ class TestMerge3:
             ("x = lenngth(a)", "x = length(a)", "y = length(a)", "y = length(a)"),
             ("lenngth", "length", "length", "length"),
             ("foo(a,, b)", "foo(a, b)", "foo(a,, b, c)", "foo(a, b, c)"),
+            # Fixed by the rewrite, though the shortest path pairs the typo's ``t`` with
+            # ``count``'s: taken as written.
+            (
+                "atios, maximumt",
+                "ratios, maximums",
+                "ratios, maximums_count",
+                "ratios, maximums_count",
+            ),
         ],
     )
     def test_merges(self, base, ours, theirs, merged):

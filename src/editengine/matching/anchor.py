@@ -34,8 +34,9 @@ _INTACT_AROUND_TYPOS = 2
 _MAX_SLIPS = 6
 # A slip changes a character or two: struck wrong or swapped (two), dropped or doubled
 # (one). Slips may pile up in a long word, but a word changed in more than half its
-# characters (``unit`` for ``item``) is another word.
+# characters and in more than three (``unit`` for ``item``) is another word.
 _MAX_SLIP_CHARS = 2
+_SLIPPED_WORD_CHARS = 3  # ``iflee`` for ``file``: a swap and a doubled letter
 
 
 def _several_typos(old_key: str, file_key: str) -> bool:
@@ -61,7 +62,8 @@ def _several_typos(old_key: str, file_key: str) -> bool:
             return False  # a whole word replaced
         changed[word] = changed.get(word, 0) + len(removed) + len(text)
     return all(
-        count <= max(_MAX_SLIP_CHARS, (end - start) // 2) for (start, end), count in changed.items()
+        count <= max(_SLIPPED_WORD_CHARS, (end - start) // 2)
+        for (start, end), count in changed.items()
     )
 
 
@@ -258,7 +260,7 @@ def merge3(base: str, ours: str, theirs: str) -> str | None:
                 clash = True
                 continue
             if _touch(our_start, our_end, their_start, their_end):
-                return None
+                return theirs if _rewrite_of_the_fixed_line(base, ours, theirs) else None
         if not clash:
             kept_ours.append((our_start, our_end, our_text))
     out: list[str] = []
@@ -269,6 +271,25 @@ def merge3(base: str, ours: str, theirs: str) -> str | None:
         cursor = end
     out.append(base[cursor:])
     return "".join(out)
+
+
+def _rewrite_of_the_fixed_line(base: str, ours: str, theirs: str) -> bool:
+    """``theirs`` is ``ours`` (the file's line) edited away from the typo fixes: the model
+    put its typos right itself, though not along a shortest edit path (``maximumt`` ->
+    ``maximums_count`` aligns the ``t`` with ``count``'s). It must be nearer the file's
+    line than the misquote, and change nothing the fix changed."""
+    if Indel.distance(ours, theirs) >= Indel.distance(base, theirs):
+        return False  # nearer the misquote: the typos are repeated, not fixed
+    fixes = [op for op in Indel.opcodes(base, ours) if op.tag != "equal"]
+    for start, end, _ in _hunks(ours, theirs):
+        for fix in fixes:
+            if start < fix.dest_end and fix.dest_start < end:
+                return False
+            if start == end and fix.dest_start < start < fix.dest_end:
+                return False
+            if fix.dest_start == fix.dest_end and start < fix.dest_start < end:
+                return False
+    return True
 
 
 def _covers(outer_start: int, outer_end: int, start: int, end: int) -> bool:
