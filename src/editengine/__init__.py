@@ -7,8 +7,7 @@ happened and ``editengine.evaluation`` measures it.
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
+from editengine._version import __version__
 from editengine.cascade import DEFAULT_CASCADE, Cascade, edit_text
 from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
 from editengine.engine import EditEngine, RelatednessGuard
@@ -38,7 +37,6 @@ from editengine.errors import (
     PathOutsideWorkspace,
     ProviderConfigError,
     ProviderError,
-    Region,
     StaleFile,
     UnmatchedElision,
     UnsupportedEncoding,
@@ -58,7 +56,7 @@ from editengine.providers import (
     ScriptedProvider,
 )
 from editengine.read_tracker import ReadTracker
-from editengine.results import TextEdit, TierAttempt
+from editengine.results import Region, TextEdit, TierAttempt
 from editengine.telemetry import JsonlSink, MemorySink, Telemetry
 
 __all__ = [

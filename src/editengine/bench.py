@@ -24,9 +24,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from editengine import EditError, edit_text
 from editengine.bench_real import REAL_SCENARIOS, RealScenario
 from editengine.bench_real import request as real_request
+from editengine.cascade import edit_text
+from editengine.errors import EditError
 
 SIZES = (1_000, 10_000, 100_000)
 TARGETS_MS = {("miss", 10_000): 50.0, ("exact", 100_000): 5.0}
@@ -231,7 +232,11 @@ def print_rows(rows: list[dict[str, object]]) -> None:
         name = str(row["scenario"])
         median = float(row["median_ms"])  # type: ignore[arg-type]
         target = row["target_ms"]
-        verdict = "" if target is None else f"<{target:g}" + (" ok" if median < target else " OVER")
+        verdict = (
+            ""
+            if not isinstance(target, (int, float))
+            else f"<{target:g}" + (" ok" if median < target else " OVER")
+        )
         growth = f"x{median / previous[name]:.1f}" if previous.get(name) else ""
         previous[name] = median
         print(

@@ -92,7 +92,8 @@ class EditSpec:
         return cls(
             old_string=args["old_string"],
             new_string=args["new_string"],
-            replace_all=args.get("replace_all") if args.get("replace_all") is not None else False,
+            # (checked by EditSpec: a value that is not a bool is refused, never coerced)
+            replace_all=False if args.get("replace_all") is None else args["replace_all"],
             expected_replacements=args.get("expected_replacements"),
             match_mode=args.get("match_mode") or "auto",
             instruction=args.get("instruction"),

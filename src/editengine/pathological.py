@@ -362,7 +362,8 @@ def run_in_subprocess(name: str, size: int, timeout: float) -> dict[str, object]
     )
     if completed.returncode != 0:
         raise RuntimeError(f"{name} at {size}: exit {completed.returncode}\n{completed.stderr}")
-    return json.loads(completed.stdout.strip().splitlines()[-1])
+    figures: dict[str, object] = json.loads(completed.stdout.strip().splitlines()[-1])
+    return figures
 
 
 def print_curve(names: Sequence[str], sizes: Sequence[int], timeout: float) -> int:

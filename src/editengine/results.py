@@ -3,9 +3,35 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
-from editengine.errors import Region
+
+@dataclass(frozen=True)
+class Region:
+    """A place in the file: 1-based inclusive line numbers, with a similarity in [0, 1]."""
+
+    start_line: int
+    end_line: int
+    similarity: float = 1.0
+    text: str = ""
+
+    def describe(self) -> str:
+        lines = (
+            f"line {self.start_line}"
+            if self.start_line == self.end_line
+            else f"lines {self.start_line}-{self.end_line}"
+        )
+        if self.similarity < 1.0:
+            return f"{lines} ({self.similarity:.0%} similar)"
+        return lines
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "similarity": round(self.similarity, 4),
+        }
+
 
 TierOutcome = Literal["matched", "no_candidates", "ambiguous", "refused", "skipped"]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import random
 import threading
 from pathlib import Path
 
@@ -124,6 +125,8 @@ def test_racing_swaps_never_reach_outside(make_engine, workspace, outside):
         if hidden.exists():
             os.rename(hidden, sub)
 
+    pauses = random.Random(7)
+
     def racer() -> None:
         failures = 0
         while not stop.is_set():
@@ -132,6 +135,10 @@ def test_racing_swaps_never_reach_outside(make_engine, workspace, outside):
                 os.symlink(outside / "evil", workspace / "sub")
                 os.unlink(workspace / "sub")
                 os.rename(hidden, workspace / "sub")
+                # A pause of up to a millisecond with the folder in place, some of the time:
+                # a racer that never pauses can refuse every edit, and then the test would
+                # not show that edits between the swaps still land.
+                stop.wait(pauses.choice((0.0, 0.0, 0.0005, 0.001)))
             except OSError:
                 try:
                     repair()

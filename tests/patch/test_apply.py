@@ -243,6 +243,21 @@ def test_an_elision_marker_replaced_by_code_the_file_already_has_is_refused() ->
     assert isinstance(error.cause, NoMatch) and "duplicate" in str(error)
 
 
+def test_an_elision_marker_spelled_out_as_the_very_lines_it_stands_for_is_applied() -> None:
+    content = (
+        "def a():\n    one()\n    two()\n    three()\n    return 1\n"
+        "\ndef b():\n    one()\n    two()\n"
+    )
+    # The same two lines also stand in b(), but inside the matched place the marker stands
+    # for exactly them: the hunk spells them out and changes a later line.
+    diff = (
+        "--- a/f\n+++ b/f\n@@ -1,4 +1,5 @@\n def a():\n-    # ...\n+    one()\n+    two()\n"
+        "     three()\n-    return 1\n+    return 2\n"
+    )
+    new = apply_patch({"f": content}, diff).files["f"]
+    assert new == content.replace("return 1", "return 2")
+
+
 def test_added_lines_placed_only_by_a_diff_line_number_are_refused() -> None:
     content = "a\nb\nc\n"
     diff = "--- a/f\n+++ b/f\n@@ -1,0 +2 @@\n+inserted\n"

@@ -9,7 +9,7 @@ import argparse
 import importlib
 from collections.abc import Sequence
 
-from editengine import __version__
+from editengine._version import __version__
 
 COMMANDS = ("apply", "batch", "bench", "eval", "patch", "report", "undo", "mcp")
 

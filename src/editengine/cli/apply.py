@@ -14,7 +14,7 @@ EXIT_EDIT_FAILED = 1
 EXIT_USAGE = 2
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "apply",
         help="apply one search/replace edit to a file and print the diff",

@@ -7,7 +7,7 @@ import sys
 import time
 from typing import IO, Any
 
-from editengine import edit_text
+from editengine.cascade import edit_text
 from editengine.cli._io import boolean, json_line, parse_json
 from editengine.errors import BadRequest, EditError
 
@@ -18,7 +18,7 @@ _FIELDS = {
 }
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "batch",
         help="apply JSON Lines edit requests from stdin, one JSON answer per line on stdout",

@@ -8,7 +8,7 @@ import sys
 from editengine import bench
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "bench",
         help="print per-edit timings of the cascade on generated and real code "

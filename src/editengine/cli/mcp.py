@@ -16,7 +16,7 @@ ENV_PROVIDER = "EDITENGINE_FIXER_PROVIDER"
 ENV_MODEL = "EDITENGINE_FIXER_MODEL"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "mcp",
         help="run an MCP server with read, edit, multi_edit and undo tools",

@@ -10,7 +10,7 @@ from editengine.cli.apply import EXIT_EDIT_FAILED, EXIT_OK, EXIT_USAGE, _print_r
 from editengine.errors import BadRequest, EditError, ProviderConfigError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "patch",
         help="apply a multi-file patch to the workspace, all or nothing, and print the diff",

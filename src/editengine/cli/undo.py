@@ -14,7 +14,7 @@ EXIT_REFUSED = 1
 EXIT_USAGE = 2
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "undo",
         help="undo the last edits from the workspace's journal",

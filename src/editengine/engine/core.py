@@ -21,9 +21,10 @@ import os
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol, cast
 
 from editengine import tools as _tools
+from editengine.cascade import AUTO, DEFAULT_CASCADE
 from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
 from editengine.engine import fixing
 from editengine.engine import undo as _undo
@@ -93,12 +94,54 @@ DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024
 _UNLOCKED_TRIES = 3
 
 
+class EditCascade(Protocol):
+    """What the engine needs of a cascade: one pure edit of a text. :class:`Cascade` is one;
+    an evaluation may pass its own. ``tiers`` and ``tiers_for``, when present, let the engine
+    record fuzzy thresholds and check ``match_mode`` before any file is read."""
+
+    def edit(
+        self,
+        content: str,
+        old_string: str,
+        new_string: str,
+        *,
+        replace_all: bool = False,
+        expected_replacements: int | None = None,
+        match_mode: str = AUTO,
+    ) -> TextEdit: ...
+
+
 class EditEngine:
     """Search/replace edits on the files under ``root``; see ``docs/engine.md``.
 
     >>> engine = EditEngine("/path/to/project")          # doctest: +SKIP
     >>> engine.edit("src/app.py", "x = 1", "x = 2").summary  # doctest: +SKIP
     'Replaced 1 occurrence in src/app.py (exact match)'
+
+    Parameters:
+        root: the workspace. Every path is resolved inside it; nothing outside it is read,
+            written or created, whatever links or folder swaps the path meets.
+        fixer: asked to correct old_string when every tier of the cascade refuses it (an
+            :class:`~editengine.fixer.LLMFixer`, or ``None`` for no fixer). Its answer is
+            re-checked against the current file and written only if it makes exactly the
+            requested change.
+        telemetry: one observer or several (a :class:`~editengine.telemetry.Telemetry`)
+            told what each edit did: tiers tried, fixer calls, outcome, timings.
+        cascade: the pure matcher (:class:`EditCascade`); the default cascade when ``None``.
+        max_file_bytes: larger files are refused (``file_too_large``) before they are read.
+        confirm: called with a :class:`~editengine.edits.ConfirmRequest` before a write; it
+            approves, refuses or modifies the edit. The file is re-checked after it answers.
+        on_edited: called after each landed write (diff hooks, formatters' triggers).
+        read_tracker: when given, an edit of a file changed since the agent last read it is
+            refused as ``stale_file``.
+        autocorrect_paths: a path that names no file is replaced by the one file of the same
+            name in the workspace (otherwise the error suggests it).
+        lock_dir: where the per-file lock files live; a per-user temporary folder by default,
+            never the workspace.
+        lock_timeout: seconds to wait for another writer of the same file.
+        fixer_guard: the check a fixer's correction must pass (:class:`RelatednessGuard`).
+        journal: the undo journal: ``True`` for the workspace's default journal, a
+            :class:`~editengine.journal.Journal`, or ``False`` for none.
     """
 
     def __init__(
@@ -107,7 +150,7 @@ class EditEngine:
         *,
         fixer: Fixer | None = None,
         telemetry: EditObserver | Sequence[EditObserver] | None = None,
-        cascade: Any = None,
+        cascade: EditCascade | None = None,
         max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         confirm: ConfirmCallback | None = None,
         on_edited: Sequence[EditedCallback] | EditedCallback = (),
@@ -119,8 +162,6 @@ class EditEngine:
         journal: Journal | bool = True,
     ) -> None:
         if cascade is None:
-            from editengine import DEFAULT_CASCADE  # late: editengine/__init__ may import us
-
             cascade = DEFAULT_CASCADE
         self.workspace = Workspace(root)
         self.root = self.workspace.root
@@ -818,7 +859,7 @@ class EditEngine:
         return self.confirm(request)
 
 
-def _fuzzy_thresholds(cascade: Any) -> dict[str, float]:
+def _fuzzy_thresholds(cascade: EditCascade) -> dict[str, float]:
     """Tier name -> similarity threshold, for the fuzzy tiers of a cascade that lists them."""
     tiers = getattr(cascade, "tiers", None)
     if not isinstance(tiers, (list, tuple)):
@@ -829,7 +870,7 @@ def _fuzzy_thresholds(cascade: Any) -> dict[str, float]:
         name = getattr(tier, "name", None)
         numeric = isinstance(threshold, (int, float)) and not isinstance(threshold, bool)
         if getattr(tier, "fuzzy", False) and isinstance(name, str) and numeric:
-            out[name] = float(threshold)
+            out[name] = float(cast(float, threshold))
     return out
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 from editengine.diff import FileDiff
 from editengine.edits import EditSpec
-from editengine.errors import BadRequest, EditError, MultiEditFailed, NoMatch, Region
+from editengine.errors import BadRequest, EditError, MultiEditFailed, NoMatch
 from editengine.files import FileSnapshot, Target
 from editengine.fixer.protocol import FixRequest
+from editengine.results import Region
 from editengine.state import EditState
 
 PREVIEW_CHARS = 200
@@ -174,7 +175,7 @@ def multi_failed(index: int, total: int, error: EditError) -> MultiEditFailed:
 
 def _text_of(file_path: object) -> str:
     try:
-        return os.fspath(file_path)  # type: ignore[arg-type]
+        return os.fspath(cast("str | os.PathLike[str]", file_path))
     except TypeError:
         return repr(file_path)
 

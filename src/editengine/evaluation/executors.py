@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import IO, Any, Protocol
 
-from editengine import DEFAULT_CASCADE, Cascade, edit_text
+from editengine.cascade import DEFAULT_CASCADE, Cascade, edit_text
 from editengine.errors import EditError, EngineCommandFailed, EvaluationError
 from editengine.evaluation.dataset import EvalCase
 from editengine.evaluation.engine_executor import EngineExecutor
@@ -164,7 +164,7 @@ class BatchCommandExecutor:
                 raise self._failure(f"exited with status {self._process.returncode}")
             return self._process
         # Lives as long as the process (closed in close()), so no with-block here.
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         try:
             self._process = subprocess.Popen(
                 self.command,

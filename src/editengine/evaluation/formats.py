@@ -29,9 +29,19 @@ EDIT = "edit"
 GROUP_SIZE = 3
 
 
+# Mistakes of a tool call's string (a fence around it, a read tool's line numbers on each of
+# its lines): a patch has an envelope of its own, and its lines carry no such wrapping.
+_TOOL_CALL_WRAPPINGS = frozenset({"markdown_fence", "line_number_prefix"})
+
+
 def expressible(case: EvalCase) -> bool:
-    """A patch can say this edit: one replacement, no count rule, a named or default path."""
-    return not case.replace_all and case.expected_replacements in (None, 1)
+    """A patch can say this edit: one replacement, no count rule, a named or default path,
+    and no wrapping that only a tool call's string carries."""
+    return (
+        not case.replace_all
+        and case.expected_replacements in (None, 1)
+        and not _TOOL_CALL_WRAPPINGS.intersection(case.mistakes)
+    )
 
 
 def path_of(case: EvalCase, index: int = 0) -> str:

@@ -45,6 +45,16 @@ class Backoff:
     jitter: float = 0.5
 
 
+@dataclass(frozen=True)
+class _RetryRules:
+    """When tenacity stops, how long it waits, and what it retries: the same for the sync
+    and async runners."""
+
+    stop: Callable[[RetryCallState], bool]
+    wait: Callable[[RetryCallState], float]
+    retry: retry_if_exception
+
+
 def _is_transient(exc: BaseException) -> bool:
     return isinstance(exc, ProviderError) and exc.transient
 
@@ -77,7 +87,11 @@ class DeadlineRunner:
         deadline = self._clock() + self.timeout
         attempts = 0
         try:
-            for attempt in Retrying(**self._tenacity_options(deadline), sleep=self._sleep):
+            rules = self._retry_rules(deadline)
+            retrying = Retrying(
+                stop=rules.stop, wait=rules.wait, retry=rules.retry, reraise=True, sleep=self._sleep
+            )
+            for attempt in retrying:
                 with attempt:
                     attempts += 1
                     remaining = self._time_left(deadline, attempts)
@@ -95,9 +109,15 @@ class DeadlineRunner:
         deadline = self._clock() + self.timeout
         attempts = 0
         try:
-            async for attempt in AsyncRetrying(
-                **self._tenacity_options(deadline), sleep=self._async_sleep
-            ):
+            rules = self._retry_rules(deadline)
+            retrying = AsyncRetrying(
+                stop=rules.stop,
+                wait=rules.wait,
+                retry=rules.retry,
+                reraise=True,
+                sleep=self._async_sleep,
+            )
+            async for attempt in retrying:
                 with attempt:
                     attempts += 1
                     remaining = self._time_left(deadline, attempts)
@@ -113,7 +133,7 @@ class DeadlineRunner:
 
     # ------------------------------------------------------------------ helpers
 
-    def _tenacity_options(self, deadline: float) -> dict[str, object]:
+    def _retry_rules(self, deadline: float) -> _RetryRules:
         def stop(state: RetryCallState) -> bool:
             if state.attempt_number >= self.max_attempts:
                 return True
@@ -127,12 +147,7 @@ class DeadlineRunner:
             asked = getattr(failure, "retry_after", None)
             return max(backoff, asked) if isinstance(asked, (int, float)) else backoff
 
-        return {
-            "stop": stop,
-            "wait": wait,
-            "retry": retry_if_exception(_is_transient),
-            "reraise": True,
-        }
+        return _RetryRules(stop, wait, retry_if_exception(_is_transient))
 
     def _time_left(self, deadline: float, attempts: int) -> float:
         remaining = deadline - self._clock()

@@ -18,13 +18,14 @@ import socket
 import threading
 import time
 
-from editengine.errors import FixerTimeout, NoMatch, Region
+from editengine.errors import FixerTimeout, NoMatch
 from editengine.fixer.budget import PromptBudget
 from editengine.fixer.llm import LLMFixer
 from editengine.fixer.prompt import PromptBuilder
 from editengine.fixer.protocol import FixRequest
 from editengine.providers.base import ProviderReply, ProviderRequest
 from editengine.providers.offline import CallbackProvider
+from editengine.results import Region
 
 _ANSWER = {"search": "a", "replace": "b", "noChangesRequired": False, "explanation": "x"}
 _MODEL = "gpt-4.1-mini"
@@ -133,7 +134,7 @@ def abandon_figures() -> None:
     except ImportError:  # pragma: no cover - the SDK is an extra
         print("Abandoned calls: skipped (the openai SDK is not installed)")
         return
-    stop, hung_up = threading.Event(), []
+    stop, hung_up = threading.Event(), list[float]()
     port = _trickle_server(stop, hung_up)
     provider = OpenAIProvider(api_key="k", base_url=f"http://127.0.0.1:{port}/v1")
     fixer = LLMFixer(provider, timeout=0.4, max_attempts=1)

@@ -19,9 +19,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from editengine._resources import prompt_text
-from editengine.errors import BadRequest, EditError, NoMatch, PromptTooLarge, Region
+from editengine.errors import BadRequest, EditError, NoMatch, PromptTooLarge
 from editengine.fixer.protocol import FixRequest
 from editengine.fixer.window import CLIP_MARK_CLOSE, CLIP_MARK_OPEN, Excerpt, WindowPolicy, excerpt
+from editengine.results import Region
 
 _PLACEHOLDER = re.compile(r"\{\{([a-z_]+)\}\}")
 _USER_FIELDS = frozenset(

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from editengine.errors import Region
+from editengine.results import Region
 
 
 @dataclass(frozen=True)

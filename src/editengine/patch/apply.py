@@ -38,11 +38,10 @@ from editengine.errors import (
     NoMatch,
     PatchFailed,
     PathOutsideWorkspace,
-    Region,
 )
 from editengine.patch.lines import whole_line_cascade
 from editengine.patch.model import FileOperation, Hunk, Patch
-from editengine.results import TextEdit, TierAttempt
+from editengine.results import Region, TextEdit, TierAttempt
 from editengine.text import NormalizedText, ascii_punctuation, to_lf
 
 # (path, content, hunk, error) -> the fixer's checked edit, or None to keep the error
@@ -840,8 +839,10 @@ def _spelling_free(line: str) -> str:
 
 def _spells_out_what_is_there(content: str, hunk: Hunk, edit: TextEdit) -> bool:
     """An elision match whose hunk removes a marker line and adds a block of lines the file
-    already holds verbatim somewhere else than the matched place: the marker matched a gap
-    that is not those lines, and the write would repeat existing code."""
+    already holds verbatim somewhere else than the matched place, and not within it: the
+    marker matched a gap that is not those lines, and the write would repeat existing code.
+    (Where the block also stands inside the matched place, the marker stood for those very
+    lines and the hunk only spells them out.)"""
     if edit.strategy != "elision" or edit.no_change or len(edit.spans) != 1:
         return False
     old = to_lf(hunk.before).splitlines()
@@ -858,13 +859,18 @@ def _spells_out_what_is_there(content: str, hunk: Hunk, edit: TextEdit) -> bool:
         if sum(1 for line in added if line.strip()) < 2:
             continue
         block = "\n" + "\n".join(added) + "\n"
+        inside = outside = False
         at = text.find(block)
         while at != -1:
             first = text.count("\n", 0, at) + 1  # 1-based line of the block's first line
             last = first + len(added) - 1
             if first < span.start_line or last > span.end_line:
-                return True
+                outside = True
+            else:
+                inside = True
             at = text.find(block, at + 1)
+        if outside and not inside:
+            return True
     return False
 
 

@@ -17,8 +17,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from editengine import EditEngine, apply_patch
 from editengine.bench import generated_source
+from editengine.engine.core import EditEngine
+from editengine.patch import apply_patch
 from editengine.patch.model import FORMATS
 
 FILES = 20

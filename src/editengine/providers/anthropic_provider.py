@@ -5,18 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from editengine.errors import FixerError, InvalidCorrection
-from editengine.providers._sdk import (
-    CallClients,
-    SharedTLS,
-    import_sdk,
-    map_sdk_error,
-    parse_json_object,
-    usage_count,
-    with_cost,
-)
-from editengine.providers.base import ProviderReply
-from editengine.providers.credentials import API_KEY_ENV_VARS, resolve_api_key
+from editengine.errors import InvalidCorrection
+from editengine.providers._sdk import parse_json_object
+from editengine.providers._sdk_provider import SDKProvider
 
 DEFAULT_ANTHROPIC_MODEL = "claude-haiku-4-5"
 
@@ -34,22 +25,20 @@ def supports_strict_tools(model: str) -> bool:
     return not model.lower().startswith(_NO_STRICT_PREFIXES)
 
 
-class AnthropicProvider:
+class AnthropicProvider(SDKProvider):
     """Asks a Claude model to call one tool whose ``input_schema`` is the wanted schema.
 
     ``tool_choice`` forces that tool, so the answer is the tool_use block's input. The tool
     is sent with ``strict: true`` (the API then guarantees the input follows the schema)
     for models that support it; ``strict_tools`` overrides the choice. The stop reason is
     read before the tool input: an answer cut off at the token limit is invalid, even if
-    its input has every key.
-
-    The SDK clients are built with ``max_retries=0``: retries belong to the caller. Unless
-    ``client`` / ``async_client`` are given (and then owned and closed by the caller), each
-    call builds its own client and closes it when done, so the provider is safe across
-    threads and event loops.
+    its input has every key. Clients, retries and lifetime as :class:`SDKProvider` says.
     """
 
     name = "anthropic"
+    _sync_client_class = "Anthropic"
+    _async_client_class = "AsyncAnthropic"
+    _usage_names = ("input_tokens", "output_tokens")
 
     def __init__(
         self,
@@ -64,79 +53,20 @@ class AnthropicProvider:
         tool_name: str = "submit_correction",
         strict_tools: bool | None = None,
     ) -> None:
-        self.model = model
-        self.max_output_tokens = max_output_tokens
+        super().__init__(
+            model,
+            api_key=api_key,
+            base_url=base_url,
+            client=client,
+            async_client=async_client,
+            max_output_tokens=max_output_tokens,
+            temperature=temperature,
+        )
         self.strict_tools = supports_strict_tools(model) if strict_tools is None else strict_tools
-        self._sdk = import_sdk("anthropic")
-        self._env_var = API_KEY_ENV_VARS["anthropic"]
-        key = (
-            resolve_api_key("anthropic", api_key) if client is None or async_client is None else ""
-        )
-        tls = SharedTLS()
-        self._clients = CallClients(
-            lambda: self._sdk.Anthropic(
-                api_key=key,
-                base_url=base_url,
-                max_retries=0,
-                http_client=self._sdk.DefaultHttpxClient(verify=tls.get()),
-            ),
-            lambda: self._sdk.AsyncAnthropic(
-                api_key=key,
-                base_url=base_url,
-                max_retries=0,
-                http_client=self._sdk.DefaultAsyncHttpxClient(verify=tls.get()),
-            ),
-            given_sync=client,
-            given_async=async_client,
-        )
-        self._temperature = temperature
         self._tool_name = tool_name
 
-    def complete_json(
-        self, system: str, user: str, schema: dict[str, Any], *, timeout: float
-    ) -> ProviderReply:
-        try:
-            with self._clients.sync() as client:
-                message = client.messages.create(**self._params(system, user, schema, timeout))
-            return self._reply(message)
-        except FixerError:
-            raise
-        except Exception as exc:  # every other failure leaves as a project error
-            raise self._mapped(exc) from exc
-
-    async def acomplete_json(
-        self, system: str, user: str, schema: dict[str, Any], *, timeout: float
-    ) -> ProviderReply:
-        try:
-            async with self._clients.async_() as client:
-                message = await client.messages.create(
-                    **self._params(system, user, schema, timeout)
-                )
-            return self._reply(message)
-        except FixerError:
-            raise
-        except Exception as exc:  # every other failure leaves as a project error
-            raise self._mapped(exc) from exc
-
-    def close(self) -> None:
-        """End calls under way on clients this provider built (given clients stay open)."""
-        self._clients.close()
-
-    async def aclose(self) -> None:
-        """Async twin of :meth:`close`."""
-        await self._clients.aclose()
-
-    def __enter__(self) -> AnthropicProvider:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    async def __aenter__(self) -> AnthropicProvider:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
+    def _create(self, client: Any, params: dict[str, Any]) -> Any:
+        return client.messages.create(**params)
 
     def _params(
         self, system: str, user: str, schema: dict[str, Any], timeout: float
@@ -160,28 +90,6 @@ class AnthropicProvider:
         if self._temperature is not None:
             params["temperature"] = self._temperature
         return params
-
-    def _reply(self, message: Any) -> ProviderReply:
-        usage = getattr(message, "usage", None)
-        model = getattr(message, "model", None) or self.model
-        try:
-            data = self._answer(message)
-        except InvalidCorrection as exc:
-            raise with_cost(
-                exc,
-                usage,
-                input_name="input_tokens",
-                output_name="output_tokens",
-                provider=self.name,
-                model=model,
-            ) from exc.__cause__
-        return ProviderReply(
-            data=data,
-            input_tokens=usage_count(usage, "input_tokens"),
-            output_tokens=usage_count(usage, "output_tokens"),
-            model=model,
-            provider=self.name,
-        )
 
     def _answer(self, message: Any) -> dict[str, Any]:
         # The stop reason first: a cut-off tool input can look complete.
@@ -214,6 +122,3 @@ class AnthropicProvider:
         raise InvalidCorrection(
             f"The anthropic tool input is not a JSON object: {json.dumps(raw, default=str)[:200]}"
         )
-
-    def _mapped(self, exc: BaseException) -> Exception:
-        return map_sdk_error(exc, self._sdk, provider=self.name, env_var=self._env_var)

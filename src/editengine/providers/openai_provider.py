@@ -4,18 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from editengine.errors import FixerError, InvalidCorrection
-from editengine.providers._sdk import (
-    CallClients,
-    SharedTLS,
-    import_sdk,
-    map_sdk_error,
-    parse_json_object,
-    usage_count,
-    with_cost,
-)
-from editengine.providers.base import ProviderReply
-from editengine.providers.credentials import API_KEY_ENV_VARS, resolve_api_key
+from editengine.errors import InvalidCorrection
+from editengine.providers._sdk import parse_json_object
+from editengine.providers._sdk_provider import SDKProvider
 
 DEFAULT_OPENAI_MODEL = "gpt-4.1-mini"
 
@@ -23,17 +14,17 @@ DEFAULT_OPENAI_MODEL = "gpt-4.1-mini"
 _FINISHED = frozenset({"stop", None})
 
 
-class OpenAIProvider:
+class OpenAIProvider(SDKProvider):
     """Asks an OpenAI model for a JSON object that follows a schema (``strict`` mode).
 
-    The SDK clients are built with ``max_retries=0``: retries and the overall deadline
-    belong to the caller. Unless ``client`` / ``async_client`` are given (and then owned and
-    closed by the caller), each call builds its own client and closes it when done, so the
-    provider is safe across threads and event loops. The finish reason is read before the
-    answer: a reply cut off at the token limit is invalid, whatever it holds.
+    Clients, retries and lifetime as :class:`SDKProvider` says. The finish reason is read
+    before the answer: a reply cut off at the token limit is invalid, whatever it holds.
     """
 
     name = "openai"
+    _sync_client_class = "OpenAI"
+    _async_client_class = "AsyncOpenAI"
+    _usage_names = ("prompt_tokens", "completion_tokens")
 
     def __init__(
         self,
@@ -47,78 +38,19 @@ class OpenAIProvider:
         temperature: float | None = None,
         schema_name: str = "correction",
     ) -> None:
-        self.model = model
-        self.max_output_tokens = max_output_tokens
-        self._sdk = import_sdk("openai")
-        self._env_var = API_KEY_ENV_VARS["openai"]
-        key = resolve_api_key("openai", api_key) if client is None or async_client is None else ""
-        tls = SharedTLS()
-        self._clients = CallClients(
-            lambda: self._sdk.OpenAI(
-                api_key=key,
-                base_url=base_url,
-                max_retries=0,
-                http_client=self._sdk.DefaultHttpxClient(verify=tls.get()),
-            ),
-            lambda: self._sdk.AsyncOpenAI(
-                api_key=key,
-                base_url=base_url,
-                max_retries=0,
-                http_client=self._sdk.DefaultAsyncHttpxClient(verify=tls.get()),
-            ),
-            given_sync=client,
-            given_async=async_client,
+        super().__init__(
+            model,
+            api_key=api_key,
+            base_url=base_url,
+            client=client,
+            async_client=async_client,
+            max_output_tokens=max_output_tokens,
+            temperature=temperature,
         )
-        self._temperature = temperature
         self._schema_name = schema_name
 
-    def complete_json(
-        self, system: str, user: str, schema: dict[str, Any], *, timeout: float
-    ) -> ProviderReply:
-        try:
-            with self._clients.sync() as client:
-                completion = client.chat.completions.create(
-                    **self._params(system, user, schema, timeout)
-                )
-            return self._reply(completion)
-        except FixerError:
-            raise
-        except Exception as exc:  # every other failure leaves as a project error
-            raise self._mapped(exc) from exc
-
-    async def acomplete_json(
-        self, system: str, user: str, schema: dict[str, Any], *, timeout: float
-    ) -> ProviderReply:
-        try:
-            async with self._clients.async_() as client:
-                completion = await client.chat.completions.create(
-                    **self._params(system, user, schema, timeout)
-                )
-            return self._reply(completion)
-        except FixerError:
-            raise
-        except Exception as exc:  # every other failure leaves as a project error
-            raise self._mapped(exc) from exc
-
-    def close(self) -> None:
-        """End calls under way on clients this provider built (given clients stay open)."""
-        self._clients.close()
-
-    async def aclose(self) -> None:
-        """Async twin of :meth:`close`."""
-        await self._clients.aclose()
-
-    def __enter__(self) -> OpenAIProvider:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    async def __aenter__(self) -> OpenAIProvider:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
+    def _create(self, client: Any, params: dict[str, Any]) -> Any:
+        return client.chat.completions.create(**params)
 
     def _params(
         self, system: str, user: str, schema: dict[str, Any], timeout: float
@@ -139,28 +71,6 @@ class OpenAIProvider:
         if self._temperature is not None:
             params["temperature"] = self._temperature
         return params
-
-    def _reply(self, completion: Any) -> ProviderReply:
-        usage = getattr(completion, "usage", None)
-        model = getattr(completion, "model", None) or self.model
-        try:
-            data = self._answer(completion)
-        except InvalidCorrection as exc:
-            raise with_cost(
-                exc,
-                usage,
-                input_name="prompt_tokens",
-                output_name="completion_tokens",
-                provider=self.name,
-                model=model,
-            ) from exc.__cause__
-        return ProviderReply(
-            data=data,
-            input_tokens=usage_count(usage, "prompt_tokens"),
-            output_tokens=usage_count(usage, "completion_tokens"),
-            model=model,
-            provider=self.name,
-        )
 
     def _answer(self, completion: Any) -> dict[str, Any]:
         choices = getattr(completion, "choices", None) or []
@@ -189,6 +99,3 @@ class OpenAIProvider:
                 "it was not used."
             )
         return parse_json_object(message.content, provider="openai")
-
-    def _mapped(self, exc: BaseException) -> Exception:
-        return map_sdk_error(exc, self._sdk, provider=self.name, env_var=self._env_var)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Literal
 
+from editengine._version import __version__
 from editengine.results import TierAttempt
 from editengine.state import EditState
 from editengine.telemetry.delivery import DEFAULT_QUEUE_SIZE, BackgroundDelivery
@@ -59,8 +60,6 @@ class Telemetry:
         delivery: Literal["background", "immediate"] = "background",
         max_queued: int = DEFAULT_QUEUE_SIZE,
     ) -> None:
-        from editengine import __version__
-
         if delivery not in ("background", "immediate"):
             raise ValueError("delivery must be 'background' or 'immediate'")
         self._sinks = tuple(_as_sink(sink) for sink in sinks)

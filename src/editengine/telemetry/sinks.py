@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from editengine._version import __version__
 from editengine.telemetry.events import Event
 
 try:  # orjson is an optional accelerator; the json module gives the same lines.
@@ -211,8 +212,6 @@ class OTelSink:
             raise ImportError(
                 "OTelSink needs OpenTelemetry: pip install 'editengine[otel]'"
             ) from exc
-        from editengine import __version__
-
         self._mode = mode
         # A span event belongs to the caller's current span: delivered on the caller's thread.
         self.immediate = mode == "span_event"
