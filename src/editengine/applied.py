@@ -6,6 +6,8 @@ no-op success that says so (strategy ``already_applied``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rapidfuzz.distance import Indel
 
 from editengine import search
@@ -81,35 +83,37 @@ def _holds(outer: Match, inner: Match) -> bool:
     return outer.start <= inner.start and inner.end <= outer.end
 
 
-def where_new_stands(source: NormalizedText, new: str) -> Match | None:
-    """The one place new_string stands verbatim, or with its lines' whitespace or its blank
-    padding forgiven; ``None`` when it stands nowhere or more than once."""
-    text = source.text
-    count = search.count(text, new)
-    if count:
-        return ExactTier().find(text, new)[0] if count == 1 else None
-    for tier in (LineTrimmedTier(), BoundaryTrimTier()):
-        found = tier.find(text, new)
-        if found:
-            return found[0] if len(found) == 1 else None
-    return None
-
-
 def left_after_a_miss(
     source: NormalizedText, old: str, new: str, wanted: int | None = 1
 ) -> list[Match]:
-    """The places new_string stands (verbatim or line for line) after no tier matched:
-    ``wanted`` of them (``None``: any number, for ``replace_all``)."""
+    """The places new_string stands (verbatim, line for line, or without its blank padding)
+    after no tier matched: ``wanted`` of them (``None``: any number, for ``replace_all``)."""
     if not may_be_a_retry(old, new):
         return []
-    text = source.text
-    count = search.count(text, new)
-    if wanted is not None and count > wanted:
-        return []
-    found = ExactTier().find(text, new) if count else LineTrimmedTier().find(text, new)
-    if not found or (wanted is not None and len(found) != wanted):
-        return []
-    return found
+    for found in _places_of(source.text, new):
+        return found if wanted is None or len(found) == wanted else []
+    return []
+
+
+def where_new_stands(source: NormalizedText, new: str) -> Match | None:
+    """The one place new_string stands verbatim, or with its lines' whitespace or its blank
+    padding forgiven; ``None`` when it stands nowhere or more than once."""
+    for found in _places_of(source.text, new):
+        return found[0] if len(found) == 1 else None
+    return None
+
+
+def _places_of(text: str, new: str) -> Iterator[list[Match]]:
+    """new_string's places under the strictest forgiveness that finds any (at most one
+    list)."""
+    if search.contains(text, new):
+        yield ExactTier().find(text, new)
+        return
+    for tier in (LineTrimmedTier(), BoundaryTrimTier()):
+        found = tier.find(text, new)
+        if found:
+            yield found
+            return
 
 
 def no_op(

@@ -535,3 +535,12 @@ class TestMovedLineBreaks:
         content = "    call(alpha,\n         beta)"
         out = self.edit(content, "call(alpha, beta)\n", "call(alpha, gamma)\n")
         assert out == "    call(alpha,\n         gamma)"
+
+    def test_a_new_string_in_the_file_s_frame_keeps_its_tabs(self):
+        # The quote breaks the last line in two; new_string deletes the first line and
+        # keeps the others as the file has them, tabs and all.
+        content = "/*\n   - drop this step.\n\t keep this line,\n\t and this one too.\n */\n"
+        old = "   - drop this step.\n\t keep this line,\n\t and this\n\t one too.\n"
+        new = "\t keep this line,\n\t and this one too.\n"
+        out = self.edit(content, old, new)
+        assert out == "/*\n\t keep this line,\n\t and this one too.\n */\n"

@@ -215,6 +215,10 @@ class _ReflowedBlock(LineBlock):
             old = "\n".join(self.old.lines)
             frame = _Frame(leading_whitespace(self.file_lines[0]), leading_whitespace(old))
             text = splice_tokens("\n".join(self.file_lines), old, body, frame)
+        elif self._in_the_file_s_frame(body):
+            # Written against the file's own lines: lines it keeps are copied from the file.
+            as_is = OldLines(list(self.file_lines), False)
+            text = LineBlock(self.view, self.first, self.count, as_is, self.key).realign(body)
         else:
             first_only = LineBlock(
                 self.view, self.first, 1, OldLines(self.old.lines[:1], False), self.key
@@ -227,6 +231,15 @@ class _ReflowedBlock(LineBlock):
             # ends there without one.
             return text + "\n" if self.first + self.count < len(self.view) else text
         return text + "\n" if ends_with_newline else text
+
+    def _in_the_file_s_frame(self, new: str) -> bool:
+        """Every line of new_string that is a line of the file has the file's indentation."""
+        indent = {line.strip(): leading_whitespace(line) for line in self.file_lines}
+        return all(
+            indent[line.strip()] == leading_whitespace(line)
+            for line in new.split("\n")
+            if line.strip() in indent and line.strip()
+        )
 
     def _keeps_the_quote_s_breaks(self, new: str) -> bool:
         """No line the file breaks differently from the quote stands in new_string."""
