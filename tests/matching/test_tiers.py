@@ -200,6 +200,8 @@ class TestWhitespace:
         [
             # A closed call whose result is used: nothing of the call is cut.
             ('assert!(ov.matched("a", true).is_none());\n', 'ov.matched("a",true)', "true)"),
+            # A macro's body after its closed parameter list.
+            ("#define F(T, I, J) ((I) >> (J))\n", "F(T,I,J)", "J)"),
             # A keyword before its condition.
             ("x = 1 for (let i = 0; i < n; i++) {}\n", "x=1 for", "for"),
             # A block opening after a closing bracket, the operand of a negation.

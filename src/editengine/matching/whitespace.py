@@ -180,10 +180,10 @@ def _clean_end(content: str, end: int, after: str) -> bool:
     last = content[end - 1]
     following = after.lstrip()
     if following[0] in _CONTINUES:
-        # A closed call or subscript may be followed by its result's use (``f(x).y``), and
-        # a keyword by its condition (``if (``, ``for (``): nothing is cut there.
-        closed = last in ")]" and after[0] == following[0]
-        return closed or (after[0] in " \t" and _last_word(content, end) in _KEYWORDS)
+        # A closed call or subscript may be followed by its result's use (``f(x).y``, a
+        # macro's body ``F(a) ((a) + 1)``), and a keyword by its condition (``if (``):
+        # nothing is cut there.
+        return last in ")]" or (after[0] in " \t" and _last_word(content, end) in _KEYWORDS)
     if after[0] in " \t":
         return True
     if last in ",;:":
