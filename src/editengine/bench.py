@@ -206,9 +206,11 @@ def run_real(
 
 
 def print_real_rows(rows: list[dict[str, object]]) -> None:
+    # Wide enough for a strategy that names a clean-up (``line_number_prefix+exact``).
+    width = max([21, *(len(str(row["outcome"])) + 2 for row in rows)])
     print(
         f"{'scenario':<13}{'lines':>9}{'median ms':>12}{'min ms':>10}{'target':>10}  "
-        f"{'outcome':<21}slowest tiers (median ms)"
+        f"{'outcome':<{width}}slowest tiers (median ms)"
     )
     for row in rows:
         median = float(row["median_ms"])  # type: ignore[arg-type]
@@ -221,7 +223,7 @@ def print_real_rows(rows: list[dict[str, object]]) -> None:
         tier_text = ", ".join(f"{tier} {ms:.1f}" for tier, ms in slowest)
         print(
             f"{row['scenario']!s:<13}{lines:>9,}{median:>12.3f}"
-            f"{float(row['min_ms']):>10.3f}{verdict:>10}  {row['outcome']!s:<21}{tier_text}"  # type: ignore[arg-type]
+            f"{float(row['min_ms']):>10.3f}{verdict:>10}  {row['outcome']!s:<{width}}{tier_text}"  # type: ignore[arg-type]
         )
 
 

@@ -10,8 +10,9 @@ step aside.
 
 Every request quotes a file's header and the lines after it, so it names one place even
 where the corpus repeats. Requests: an exact hit, an indentation-shifted hit, a typo (one
-character wrong in one line), typography (an ASCII hyphen for the header's em dash), and a
-miss (a block no tier can place: the full cascade and the closest regions).
+character wrong in one line), typography (an ASCII hyphen for the header's em dash), a
+miss (a block no tier can place: the full cascade and the closest regions), and a hit
+copied with the read tool's line numbers on every line of old and new.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from editengine._resources import _REPO_ROOT
+from editengine.numbered import format_line
 
 _BLOCK_LINES = 6  # the header and the five lines after it
 
@@ -156,6 +158,7 @@ class RealScenario:
     new: Callable[[list[str]], list[str]]
     expect_success: bool
     strategy: str | None = None
+    numbered: bool = False  # old and new as the read tool shows them, numbers and all
 
 
 REAL_SCENARIOS = (
@@ -164,6 +167,7 @@ REAL_SCENARIOS = (
     RealScenario("typography", _ascii_header, lambda b: _ascii_header(_edited(b)), True),
     RealScenario("typo", _typo, lambda b: _typo(_edited(b)), True, "block_anchor"),
     RealScenario("miss", _missing, lambda b: [*_missing(b), "x = 1"], False),
+    RealScenario("numbered", lambda b: b, _edited, True, "line_number_prefix+exact", numbered=True),
 )
 
 
@@ -171,4 +175,9 @@ def request(scenario: RealScenario, lines: int) -> tuple[str, str, str]:
     """``(content, old_string, new_string)`` for ``scenario`` on ``lines`` lines of code."""
     corpus = real_source(lines)
     block = corpus.block()
-    return corpus.text, "\n".join(scenario.old(block)), "\n".join(scenario.new(block))
+    old, new = scenario.old(block), scenario.new(block)
+    if scenario.numbered:
+        first = corpus.target() + 1
+        old = [format_line(first + offset, line) for offset, line in enumerate(old)]
+        new = [format_line(first + offset, line) for offset, line in enumerate(new)]
+    return corpus.text, "\n".join(old), "\n".join(new)

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from editengine import applied, verdicts
-from editengine.errors import BadRequest, Region
+from editengine import applied, quotes, verdicts
+from editengine.errors import BadRequest, EditError, Region
 from editengine.matching import default_tiers
 from editengine.matching.base import DoubtfulMatch, Match, Tier
 from editengine.matching.elision import refuse_invented_markers
@@ -105,14 +105,20 @@ class Cascade:
                 )
             return _whole_file(source, new_string)
         if old_string == new_string:
-            return TextEdit(
-                new_content=content,
-                replacements=0,
-                strategy="no_op",
-                no_change=True,
-                note="old_string and new_string are identical; nothing to change.",
-            )
-        return _Pass.start(source, request).run(tiers)
+            return _no_op(content)
+        # Copy mistakes around the quote (a fence, line numbers) are taken off once, here,
+        # so the already-applied rules and every tier see the text that was meant.
+        reading = quotes.read(
+            source.text, to_lf(old_string), to_lf(new_string), literal=match_mode == "exact"
+        )
+        if reading.old == reading.new:
+            return reading.finish(_no_op(content))
+        try:
+            edit = _Pass.start(source, request, reading.old, reading.new).run(tiers)
+        except EditError as error:
+            reading.explain(error)
+            raise
+        return reading.finish(edit)
 
 
 DEFAULT_CASCADE = Cascade(default_tiers())
@@ -146,6 +152,16 @@ def edit_text(
         replace_all=replace_all,
         expected_replacements=expected_replacements,
         match_mode=match_mode,
+    )
+
+
+def _no_op(content: str) -> TextEdit:
+    return TextEdit(
+        new_content=content,
+        replacements=0,
+        strategy="no_op",
+        no_change=True,
+        note="old_string and new_string are identical; nothing to change.",
     )
 
 
@@ -190,8 +206,8 @@ class _Pass:
     trace: list[TierAttempt] = field(default_factory=list)
 
     @classmethod
-    def start(cls, source: NormalizedText, request: EditRequest) -> _Pass:
-        old, new = to_lf(request.old_string), to_lf(request.new_string)
+    def start(cls, source: NormalizedText, request: EditRequest, old: str, new: str) -> _Pass:
+        """A pass for ``old``/``new``: the request's strings, LF-ended and cleaned."""
         return cls(source, request, old, new, LineIndex(source.text))
 
     def run(self, tiers: Sequence[Tier]) -> TextEdit:

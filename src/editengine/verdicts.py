@@ -86,7 +86,12 @@ def no_match(content: str, old: str, trace: tuple[TierAttempt, ...]) -> NoMatch:
             f"{best.start_line + offset:>6}\t{line}"
             for offset, line in enumerate(best.text.split("\n"))
         )
-        message += f" The most similar region is {best.describe()}:\n{numbered}"
+        # Agents copy what they are shown: say plainly that the numbers are not text (the
+        # cascade strips them when they come back, but a clean quote is the better retry).
+        message += (
+            f" The most similar region is {best.describe()}, shown with line numbers that are "
+            f"not part of the file (leave out each number and the tab after it):\n{numbered}"
+        )
         others = ", ".join(region.describe() for region in closest[1:])
         if others:
             message += f"\nOther similar regions: {others}."

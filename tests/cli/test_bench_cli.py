@@ -22,3 +22,4 @@ def test_bench_prints_real_code_scenarios_with_their_tiers(capsys):
     assert {"hit", "indentation", "typography", "typo", "miss"} <= set(rows)
     assert "exact" in rows["hit"] and "block_anchor" in rows["typo"]
     assert "no_match" in rows["miss"] and "unicode_punctuation" in rows["typography"]
+    assert "line_number_prefix+exact" in rows["numbered"]

@@ -70,6 +70,16 @@ async def test_read_shows_a_bom_free_crlf_file_and_says_when_empty(engine: EditE
     assert missing.is_error and _text(missing).startswith("Error [file_not_found]")
 
 
+async def test_lines_copied_from_read_with_their_numbers_edit_the_file(engine: EditEngine) -> None:
+    (engine.root / "a.py").write_text("def f():\n    return 1\n")
+    shown = (await _call(engine, "read", {"file_path": "a.py"})).content[0].text
+    edited = shown.replace("return 1", "return 2")
+    arguments = {"file_path": "a.py", "old_string": shown, "new_string": edited}
+    result = await _call(engine, "edit", arguments)
+    assert not result.is_error, _text(result)
+    assert (engine.root / "a.py").read_text() == "def f():\n    return 2\n"
+
+
 @pytest.mark.parametrize(
     ("arguments", "expected"),
     [
