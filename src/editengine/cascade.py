@@ -243,6 +243,7 @@ class _Pass:
         retried = self._made_before(run, found)
         if retried is not None:
             return retried
+        self._refuse_a_partial_count(run, found)
         chosen = self._counted(run, found)
         try:
             texts = [match.rewrite(self.new) if match.rewrite else self.new for match in chosen]
@@ -277,6 +278,21 @@ class _Pass:
         raise verdicts.made_before_or_meant_here(
             run.tier.name, self._regions(found), self._regions([standing])[0], tuple(self.trace)
         )
+
+    def _refuse_a_partial_count(self, run: _TierRun, found: list[Match]) -> None:
+        """Every occurrence is asked for (``replace_all``, ``expected_replacements``) but the
+        tier also saw old_string inside longer expressions it will not cut: editing only
+        the others would silently leave some behind."""
+        counted = self.request.replace_all or self.request.expected_replacements is not None
+        cut_places = getattr(run.tier, "cut_places", None)
+        if not counted or cut_places is None:
+            return
+        cut = cut_places(self.source.text, self.old)
+        if cut:
+            self.trace.append(run.attempt("ambiguous"))
+            raise verdicts.partial_count(
+                run.tier.name, self._regions(found), self._regions(cut), tuple(self.trace)
+            )
 
     def _clear_winners(self, run: _TierRun) -> list[Match]:
         """A fuzzy tier's candidates above its threshold and clear of the runner-up.

@@ -60,6 +60,23 @@ def made_before_or_meant_here(
     )
 
 
+def partial_count(
+    tier: str,
+    places: tuple[Region, ...],
+    cut: tuple[Region, ...],
+    trace: tuple[TierAttempt, ...],
+) -> AmbiguousMatch:
+    return AmbiguousMatch(
+        f"old_string is not in the file verbatim; respaced, it stands at {_places(places)} "
+        f"({tier} match) but also inside longer expressions at {_places(cut)}. Replacing only "
+        "the first would leave the others behind.",
+        hint="Quote old_string exactly as the file spells it, or edit the places one by one.",
+        candidates=(*places, *cut),
+        tier=tier,
+        trace=trace,
+    )
+
+
 def count_mismatch(
     tier: str, expected: int, regions: tuple[Region, ...], trace: tuple[TierAttempt, ...]
 ) -> CountMismatch:

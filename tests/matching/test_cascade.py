@@ -56,6 +56,19 @@ class TestCounts:
         assert result.strategy == "line_trimmed"
         assert result.new_content == content.replace("stop()", "wait()")
 
+    @pytest.mark.parametrize("count", [{"replace_all": True}, {"expected_replacements": 1}])
+    def test_a_respaced_quote_also_inside_a_longer_expression_is_not_partly_replaced(self, count):
+        content = "x = foo\ny = 1\nx = foo (a, b)\n"
+        with pytest.raises(AmbiguousMatch) as info:
+            edit_text(content, "x=foo", "x = bar", **count)
+        assert "line 3" in str(info.value)
+
+    def test_a_single_respaced_edit_takes_the_clean_place(self):
+        content = "x = foo\ny = 1\nx = foo (a, b)\n"
+        assert edit_text(content, "x=foo", "x = bar").new_content == content.replace(
+            "x = foo\n", "x = bar\n", 1
+        )
+
     @pytest.mark.parametrize("bad", [0, -1, True, "2", 1.5])
     def test_bad_expected_replacements(self, bad):
         with pytest.raises(BadRequest):

@@ -202,6 +202,8 @@ class TestWhitespace:
             ('assert!(ov.matched("a", true).is_none());\n', 'ov.matched("a",true)', "true)"),
             # A macro's body after its closed parameter list.
             ("#define F(T, I, J) ((I) >> (J))\n", "F(T,I,J)", "J)"),
+            # A call quoted in a comment.
+            ("# `not isinstance(content, dict)` is odd\n", "isinstance(content,dict)", "dict)"),
             # A keyword before its condition.
             ("x = 1 for (let i = 0; i < n; i++) {}\n", "x=1 for", "for"),
             # A block opening after a closing bracket, the operand of a negation.

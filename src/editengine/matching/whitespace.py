@@ -39,27 +39,37 @@ class WhitespaceTier:
     fuzzy: ClassVar[bool] = False
 
     def find(self, content: str, old: str) -> list[Match]:
+        return self._places(content, old)[0]
+
+    def cut_places(self, content: str, old: str) -> list[Match]:
+        """Where old_string's tokens also stand but inside a longer expression: no place to
+        edit, yet replacing every *other* occurrence would be a partial ``replace_all``."""
+        return self._places(content, old)[1]
+
+    def _places(self, content: str, old: str) -> tuple[list[Match], list[Match]]:
         tokens = _TOKEN.findall(old)
         if len(tokens) < 2:
-            return []
+            return [], []
         # Walk out from the longest token: it occurs least, so few walks start at all.
         pivot = max(range(len(tokens)), key=lambda index: len(tokens[index]))
         if len(tokens[pivot]) < _SHORT_PIVOT:
             pivot = _rarest_short_token(content, tokens)
         anchor = tokens[pivot]
         matches: list[Match] = []
+        cut: list[Match] = []
         position = content.find(anchor)
         while position != -1:
             start = _walk_back(content, position, tokens[:pivot], anchor)
             end = _walk_forward(content, position, tokens[pivot:]) if start is not None else None
-            match = None
             if start is not None and end is not None and _at_word_edges(content, start, end):
                 match = _to_match(content, start, end, old)
-            if match is not None:
                 # Overlapping places are kept: two readings of one stretch are an ambiguity.
-                matches.append(match)
+                if match is not None:
+                    matches.append(match)
+                else:
+                    cut.append(Match(start, end))
             position = content.find(anchor, position + 1)
-        return matches
+        return matches, cut
 
 
 # A quote made only of one- and two-character tokens (nested brackets, ``a[i][j]``): the
@@ -194,6 +204,8 @@ def _clean_end(content: str, end: int, after: str) -> bool:
         return True  # cut between an empty pair of brackets: ``items(`` of ``items():``
     if _is_word(last) and after[0] == "=" and after[1:2] != "=":
         return True  # a name before its assignment or keyword value: ``context`` of ``context=x``
+    if last in ")]}" and after[0] in "\"'`":
+        return True  # a call quoted in a string or a comment: ``\`f(x, y)\```
     return after[0] in _CLOSERS  # stopped at the end of a bracketed group's content
 
 
