@@ -83,6 +83,31 @@ def _holds(outer: Match, inner: Match) -> bool:
     return outer.start <= inner.start and inner.end <= outer.end
 
 
+def verbatim_elsewhere(
+    source: NormalizedText, old: str, new: str, quotes: list[Match]
+) -> Match | None:
+    """The one place new_string stands verbatim, when every place old_string was found
+    lies at another depth than it was quoted (its first line's indentation differs)."""
+    text = source.text
+    if search.count(text, new) != 1:
+        return None
+    quoted = _first_indent(old)
+    if quoted is None:
+        return None
+    for quote in quotes:
+        line_start = text.rfind("\n", 0, quote.start) + 1
+        if _first_indent(text[line_start : quote.end]) == quoted:
+            return None  # quoted where it stands: the edit is still to make
+    return ExactTier().find(text, new)[0]
+
+
+def _first_indent(text: str) -> str | None:
+    for line in text.split("\n"):
+        if line.strip():
+            return line[: len(line) - len(line.lstrip())]
+    return None
+
+
 def left_after_a_miss(
     source: NormalizedText, old: str, new: str, wanted: int | None = 1
 ) -> list[Match]:

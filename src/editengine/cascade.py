@@ -267,9 +267,16 @@ class _Pass:
             self.trace.append(run.attempt("matched"))
             trace = tuple(self.trace)
             return applied.no_op(self.source, inside, self.lines, trace, old_is_inside=True)
-        if not run.tier.fuzzy or not applied.may_be_a_retry(self.old, self.new):
+        if not applied.may_be_a_retry(self.old, self.new):
             return None
-        standing = applied.where_new_stands(self.source, self.new)
+        if run.tier.fuzzy:
+            standing = applied.where_new_stands(self.source, self.new)
+        elif run.tier.name == "exact":
+            return None  # the quote stands verbatim: the edit is to make
+        else:
+            # A quote found only at another depth than it was quoted, while new_string
+            # stands verbatim: the copy quoted was edited, this is a copy like it.
+            standing = applied.verbatim_elsewhere(self.source, self.old, self.new, found)
         if standing is None or any(
             match.start <= standing.start and standing.end <= match.end for match in found
         ):

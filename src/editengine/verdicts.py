@@ -49,7 +49,7 @@ def made_before_or_meant_here(
     tier: str, quoted: tuple[Region, ...], standing: Region, trace: tuple[TierAttempt, ...]
 ) -> AmbiguousMatch:
     return AmbiguousMatch(
-        f"old_string is not in the file as quoted: it only nearly matches {_places(quoted)} "
+        f"old_string is not in the file as quoted: it stands only loosely at {_places(quoted)} "
         f"({tier} match), while new_string already stands at {standing.describe()}. Either the "
         "edit was made before, or those lines are meant; telling which would be a guess.",
         hint=f"Re-read {standing.describe()}: if the edit is already there, nothing is left to "

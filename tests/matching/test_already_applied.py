@@ -70,6 +70,23 @@ class TestRetries:
         assert result.strategy == "already_applied" and result.new_content == content
 
 
+class TestCopiesAtAnotherDepth:
+    INNER = '    "types": "./index.d.ts",\n    "default": "./index.js"\n'
+    DEEPER = INNER.replace("    ", "      ")
+    FILE = '{\n  "a": {\n' + DEEPER + '  },\n  "b": {\n' + INNER + "  }\n}\n"
+    OLD = INNER.rstrip("\n")
+    NEW = OLD.replace('"types"', '"typings"')
+
+    def test_the_copy_quoted_at_its_own_depth_is_edited(self):
+        result = edit_text(self.FILE, self.OLD, self.NEW)
+        assert result.strategy == "exact"
+
+    def test_sent_again_the_copy_at_another_depth_is_not_edited(self):
+        once = edit_text(self.FILE, self.OLD, self.NEW).new_content
+        with pytest.raises(AmbiguousMatch):
+            edit_text(once, self.OLD, self.NEW)
+
+
 class TestBoundaries:
     def test_new_string_twice_in_the_file_is_no_proof_of_one_edit(self):
         content = "total = compute(a, b)\n\ntotal = compute(a, b)\n"

@@ -213,9 +213,9 @@ class _ReflowedBlock(LineBlock):
     """Line breaks moved: old_string's lines do not pair with the file's, its tokens do.
 
     A new_string written with the file's breaks (it has a line of the file the quote broke
-    differently) is written as it is, only its first line anchoring the depth. Otherwise it
-    is spliced into the file token by token: the file's text, breaks and
-    continuation indentation stay wherever old_string's tokens are kept, and only what
+    differently, or only lines of the file) is written as it is: lines the file has are
+    copied from it. Otherwise it is spliced into the file token by token: the file's text,
+    breaks and continuation indentation stay wherever old_string's tokens are kept, and only what
     new_string changes is written. Either way the text written must hold new_string's
     tokens, or the tier steps back.
     """
@@ -254,14 +254,17 @@ class _ReflowedBlock(LineBlock):
         )
 
     def _keeps_the_quote_s_breaks(self, new: str) -> bool:
-        """No line the file breaks differently from the quote stands in new_string."""
-        quoted = {line.strip() for line in self.old.lines}
-        in_new = {line.strip() for line in new.split("\n")}
-        return not any(
-            line.strip() not in quoted and line.strip() in in_new
-            for line in self.file_lines
-            if line.strip()
-        )
+        """new_string has a line only the quote has (``call(alpha, beta)``), or, having no
+        line only the file has, a line the file does not have: it was written in the quote's
+        breaks. A new_string made only of the file's lines was written in the file's."""
+        quoted = {line.strip() for line in self.old.lines} - {""}
+        in_file = {line.strip() for line in self.file_lines} - {""}
+        in_new = {line.strip() for line in new.split("\n")} - {""}
+        if in_new & (quoted - in_file):
+            return True
+        if in_new & (in_file - quoted):
+            return False
+        return not in_new <= in_file
 
 
 @dataclass(frozen=True)
