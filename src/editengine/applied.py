@@ -6,13 +6,15 @@ no-op success that says so (strategy ``already_applied``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rapidfuzz.distance import Indel
 
 from editengine import search
 from editengine.errors import Region
-from editengine.matching.base import Match
+from editengine.matching.base import Match, Tier
 from editengine.matching.exact import ExactTier
-from editengine.matching.trimmed import LineTrimmedTier
+from editengine.matching.trimmed import BoundaryTrimTier, LineTrimmedTier
 from editengine.results import TextEdit, TierAttempt
 from editengine.text import LineIndex, NormalizedText
 
@@ -50,33 +52,93 @@ def wraps_every_quote(source: NormalizedText, old: str, new: str) -> list[Match]
     return around if inside else []
 
 
-def stands_alone(source: NormalizedText, old: str, new: str) -> list[Match]:
-    """Where new_string stands when old_string is not in the file verbatim but it is, once."""
-    text = source.text
-    if search.contains(text, old) or not distinctive(new) or not a_plausible_retry(old, new):
+def may_be_a_retry(old: str, new: str) -> bool:
+    """new_string is distinctive and reads as an edit of old_string: finding it in the file
+    may mean the edit was made before."""
+    return distinctive(new) and a_plausible_retry(old, new)
+
+
+def holding_every_quote(
+    tier: Tier, text: str, old: str, new: str, quotes: list[Match]
+) -> list[Match]:
+    """Where new_string stands under ``tier``'s forgiveness, when every place the tier found
+    old_string lies inside one of them: the edit that wrote new_string there was made
+    before (an insert or a rename sent again, its quote indented or spaced differently)."""
+    if "".join(old.split()) not in "".join(new.split()):
+        return []  # old_string cannot lie inside new_string under any spacing
+    around = tier.find(text, new)
+    if tier.fuzzy:
+        threshold = getattr(tier, "threshold", 0.9)
+        around = [place for place in around if place.similarity >= threshold]
+    inside = [
+        any(outer.start <= inner.start and inner.end <= outer.end for outer in around)
+        for inner in quotes
+    ]
+    if not around or not all(inside):
         return []
+    return [outer for outer in around if any(_holds(outer, inner) for inner in quotes)]
+
+
+def _holds(outer: Match, inner: Match) -> bool:
+    return outer.start <= inner.start and inner.end <= outer.end
+
+
+def verbatim_elsewhere(
+    source: NormalizedText, old: str, new: str, quotes: list[Match]
+) -> Match | None:
+    """The one place new_string stands verbatim, when every place old_string was found
+    lies at another depth than it was quoted (its first line's indentation differs)."""
+    text = source.text
     if search.count(text, new) != 1:
-        return []
-    found = ExactTier().find(text, new)
-    place = found[0]
-    for quote in LineTrimmedTier().find(text, old):
-        if quote.end <= place.start or quote.start >= place.end:
-            # old_string is still in the file, its whitespace aside, away from new_string:
-            # this edit has not been made yet (new_string is another, similar block).
-            return []
-    return found
+        return None
+    quoted = _first_indent(old)
+    if quoted is None:
+        return None
+    for quote in quotes:
+        line_start = text.rfind("\n", 0, quote.start) + 1
+        if _first_indent(text[line_start : quote.end]) == quoted:
+            return None  # quoted where it stands: the edit is still to make
+    return ExactTier().find(text, new)[0]
 
 
-def left_after_a_miss(source: NormalizedText, old: str, new: str) -> list[Match]:
-    """The one place new_string stands (verbatim or line for line) after no tier matched."""
-    if not distinctive(new) or not a_plausible_retry(old, new):
+def _first_indent(text: str) -> str | None:
+    for line in text.split("\n"):
+        if line.strip():
+            return line[: len(line) - len(line.lstrip())]
+    return None
+
+
+def left_after_a_miss(
+    source: NormalizedText, old: str, new: str, wanted: int | None = 1
+) -> list[Match]:
+    """The places new_string stands (verbatim, line for line, or without its blank padding)
+    after no tier matched: ``wanted`` of them (``None``: any number, for ``replace_all``)."""
+    if not may_be_a_retry(old, new):
         return []
-    text = source.text
-    count = search.count(text, new)
-    if count > 1:
-        return []
-    found = ExactTier().find(text, new) if count else LineTrimmedTier().find(text, new)
-    return found if len(found) == 1 else []
+    for found in _places_of(source.text, new):
+        return found if wanted is None or len(found) == wanted else []
+    return []
+
+
+def where_new_stands(source: NormalizedText, new: str) -> Match | None:
+    """The one place new_string stands verbatim, or with its lines' whitespace or its blank
+    padding forgiven; ``None`` when it stands nowhere or more than once."""
+    for found in _places_of(source.text, new):
+        return found[0] if len(found) == 1 else None
+    return None
+
+
+def _places_of(text: str, new: str) -> Iterator[list[Match]]:
+    """new_string's places under the strictest forgiveness that finds any (at most one
+    list)."""
+    if search.contains(text, new):
+        yield ExactTier().find(text, new)
+        return
+    for tier in (LineTrimmedTier(), BoundaryTrimTier()):
+        found = tier.find(text, new)
+        if found:
+            yield found
+            return
 
 
 def no_op(

@@ -215,19 +215,14 @@ class _Pass:
         around = applied.wraps_every_quote(self.source, self.old, self.new)
         if around:
             return applied.no_op(self.source, around, self.lines, (), old_is_inside=True)
-        # The quote is not in the file verbatim but the replacement is: an edit made before,
-        # not one to make again wherever a tolerant tier would place the quote.
-        alone = applied.stands_alone(self.source, self.old, self.new)
-        if alone:
-            return applied.no_op(self.source, alone, self.lines, (), old_is_inside=False)
-
         for tier in tiers:
             edit = self._try(tier)
             if edit is not None:
                 return edit
 
         trace = tuple(self.trace)
-        left = applied.left_after_a_miss(self.source, self.old, self.new)
+        wanted = None if self.request.replace_all else self.request.expected_replacements or 1
+        left = applied.left_after_a_miss(self.source, self.old, self.new, wanted)
         if left:
             return applied.no_op(self.source, left, self.lines, trace, old_is_inside=False)
         raise verdicts.no_match(self.source.text, self.old, trace)
@@ -245,6 +240,10 @@ class _Pass:
             if not found:
                 self.trace.append(run.attempt("refused"))
                 return None
+        retried = self._made_before(run, found)
+        if retried is not None:
+            return retried
+        self._refuse_a_partial_count(run, found)
         chosen = self._counted(run, found)
         try:
             texts = [match.rewrite(self.new) if match.rewrite else self.new for match in chosen]
@@ -253,6 +252,54 @@ class _Pass:
             return None
         self.trace.append(run.attempt("matched"))
         return self._apply(tier.name, chosen, texts)
+
+    def _made_before(self, run: _TierRun, found: list[Match]) -> TextEdit | None:
+        """The no-op when the places ``run`` found for old_string show an edit made before.
+
+        Decided under the tier's own forgiveness: old_string found only inside the text
+        new_string wrote is a retry; found elsewhere (a deletion whose kept lines are
+        new_string, a block like the one edited) it is an edit to make. A fuzzy match is no
+        proof either way while new_string already stands elsewhere: that is refused.
+        """
+        text = self.source.text
+        inside = applied.holding_every_quote(run.tier, text, self.old, self.new, found)
+        if inside:
+            self.trace.append(run.attempt("matched"))
+            trace = tuple(self.trace)
+            return applied.no_op(self.source, inside, self.lines, trace, old_is_inside=True)
+        if not applied.may_be_a_retry(self.old, self.new):
+            return None
+        if run.tier.fuzzy:
+            standing = applied.where_new_stands(self.source, self.new)
+        elif run.tier.name == "exact":
+            return None  # the quote stands verbatim: the edit is to make
+        else:
+            # A quote found only at another depth than it was quoted, while new_string
+            # stands verbatim: the copy quoted was edited, this is a copy like it.
+            standing = applied.verbatim_elsewhere(self.source, self.old, self.new, found)
+        if standing is None or any(
+            match.start <= standing.start and standing.end <= match.end for match in found
+        ):
+            return None  # new_string stands nowhere, or inside the quote: a deletion
+        self.trace.append(run.attempt("ambiguous"))
+        raise verdicts.made_before_or_meant_here(
+            run.tier.name, self._regions(found), self._regions([standing])[0], tuple(self.trace)
+        )
+
+    def _refuse_a_partial_count(self, run: _TierRun, found: list[Match]) -> None:
+        """Every occurrence is asked for (``replace_all``, ``expected_replacements``) but the
+        tier also saw old_string inside longer expressions it will not cut: editing only
+        the others would silently leave some behind."""
+        counted = self.request.replace_all or self.request.expected_replacements is not None
+        cut_places = getattr(run.tier, "cut_places", None)
+        if not counted or cut_places is None:
+            return
+        cut = cut_places(self.source.text, self.old)
+        if cut:
+            self.trace.append(run.attempt("ambiguous"))
+            raise verdicts.partial_count(
+                run.tier.name, self._regions(found), self._regions(cut), tuple(self.trace)
+            )
 
     def _clear_winners(self, run: _TierRun) -> list[Match]:
         """A fuzzy tier's candidates above its threshold and clear of the runner-up.

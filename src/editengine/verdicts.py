@@ -45,6 +45,38 @@ def near_tie(
     )
 
 
+def made_before_or_meant_here(
+    tier: str, quoted: tuple[Region, ...], standing: Region, trace: tuple[TierAttempt, ...]
+) -> AmbiguousMatch:
+    return AmbiguousMatch(
+        f"old_string is not in the file as quoted: it stands only loosely at {_places(quoted)} "
+        f"({tier} match), while new_string already stands at {standing.describe()}. Either the "
+        "edit was made before, or those lines are meant; telling which would be a guess.",
+        hint=f"Re-read {standing.describe()}: if the edit is already there, nothing is left to "
+        "do; otherwise copy old_string exactly from the lines you mean.",
+        candidates=(*quoted, standing),
+        tier=tier,
+        trace=trace,
+    )
+
+
+def partial_count(
+    tier: str,
+    places: tuple[Region, ...],
+    cut: tuple[Region, ...],
+    trace: tuple[TierAttempt, ...],
+) -> AmbiguousMatch:
+    return AmbiguousMatch(
+        f"old_string is not in the file verbatim; respaced, it stands at {_places(places)} "
+        f"({tier} match) but also inside longer expressions at {_places(cut)}. Replacing only "
+        "the first would leave the others behind.",
+        hint="Quote old_string exactly as the file spells it, or edit the places one by one.",
+        candidates=(*places, *cut),
+        tier=tier,
+        trace=trace,
+    )
+
+
 def count_mismatch(
     tier: str, expected: int, regions: tuple[Region, ...], trace: tuple[TierAttempt, ...]
 ) -> CountMismatch:

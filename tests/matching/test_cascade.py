@@ -56,6 +56,19 @@ class TestCounts:
         assert result.strategy == "line_trimmed"
         assert result.new_content == content.replace("stop()", "wait()")
 
+    @pytest.mark.parametrize("count", [{"replace_all": True}, {"expected_replacements": 1}])
+    def test_a_respaced_quote_also_inside_a_longer_expression_is_not_partly_replaced(self, count):
+        content = "x = foo\ny = 1\nx = foo (a, b)\n"
+        with pytest.raises(AmbiguousMatch) as info:
+            edit_text(content, "x=foo", "x = bar", **count)
+        assert "line 3" in str(info.value)
+
+    def test_a_single_respaced_edit_takes_the_clean_place(self):
+        content = "x = foo\ny = 1\nx = foo (a, b)\n"
+        assert edit_text(content, "x=foo", "x = bar").new_content == content.replace(
+            "x = foo\n", "x = bar\n", 1
+        )
+
     @pytest.mark.parametrize("bad", [0, -1, True, "2", 1.5])
     def test_bad_expected_replacements(self, bad):
         with pytest.raises(BadRequest):
@@ -235,6 +248,15 @@ class TestNoMatch:
         assert best.start_line == 30 and best.similarity > 0.8
         assert "30\tline_30 = compute(30)" in str(info.value)
         assert info.value.code == "no_match"
+
+    def test_names_the_stretch_of_a_long_line_most_like_a_fragment(self):
+        line = " ".join(f"const v{i} = compute(a{i}, b{i});" for i in range(300))
+        content = "// bundle\n" + line + "\n// end\n"
+        with pytest.raises(NoMatch) as info:
+            edit_text(content, "const v150 = compute(a150,b15)", "x")
+        best = info.value.closest[0]
+        assert (best.start_line, best.end_line) == (2, 2) and best.similarity > 0.9
+        assert "const v150 = compute(a150, b150);" in best.text and len(best.text) < 120
 
     def test_trace_names_every_tier_tried(self):
         with pytest.raises(NoMatch) as info:

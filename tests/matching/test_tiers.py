@@ -178,6 +178,51 @@ class TestWhitespace:
     def test_does_not_start_inside_a_word(self):
         assert WhitespaceTier().find("max = foo(a)\n", "x=foo(a)") == []
 
+    @pytest.mark.parametrize(
+        ("content", "old"),
+        [
+            ("xlongword = 1\n", "x longword"),  # walking back from the longest token
+            ("y = longwordx\n", "longword x"),  # walking forward from it
+            ("x longword = 1\n", "xlongword = 1"),
+        ],
+    )
+    def test_words_stay_apart_in_both_directions(self, content, old):
+        assert WhitespaceTier().find(content, old) == []
+
+    def test_a_prefix_of_a_call_spaced_before_its_brackets_is_refused(self):
+        assert WhitespaceTier().find("x = foo (a, b)\n", "x=foo") == []
+
+    def test_an_operator_is_not_cut_in_two(self):
+        assert WhitespaceTier().find("if a.b==c:\n", "a. b") == []
+
+    @pytest.mark.parametrize(
+        ("content", "old", "quoted"),
+        [
+            # A closed call whose result is used: nothing of the call is cut.
+            ('assert!(ov.matched("a", true).is_none());\n', 'ov.matched("a",true)', "true)"),
+            # A macro's body after its closed parameter list.
+            ("#define F(T, I, J) ((I) >> (J))\n", "F(T,I,J)", "J)"),
+            # A call quoted in a comment.
+            ("# `not isinstance(content, dict)` is odd\n", "isinstance(content,dict)", "dict)"),
+            # A keyword before its condition.
+            ("x = 1 for (let i = 0; i < n; i++) {}\n", "x=1 for", "for"),
+            # A block opening after a closing bracket, the operand of a negation.
+            ("if (ok) { run(a, b) }\n", "{ run(a,b) }", "{ run"),
+            ("if (!isStream(up)) {}\n", "isStream(up )", "isStream"),
+            # The end of a bracketed group's content, whatever its last character.
+            ("q = f(a, b?)\n", "a,b?", "b?"),
+        ],
+    )
+    def test_a_fragment_may_start_or_stop_at_these_edges(self, content, old, quoted):
+        (match,) = WhitespaceTier().find(content, old)
+        assert quoted in content[match.start : match.end]
+
+    def test_a_name_spaced_from_its_call_is_still_not_cut_from_it(self):
+        assert WhitespaceTier().find("y = x + foo (a)\n", "x +foo") == []
+
+    def test_a_single_token_quote_is_left_to_stricter_tiers(self):
+        assert WhitespaceTier().find("total = 1\n", "total") == []
+
     def test_linear_walk_on_a_pathological_line(self):
         content = "(" * 5000 + "\n"
         assert WhitespaceTier().find(content, "( ( ( x") == []
@@ -227,6 +272,46 @@ class TestBlockAnchor:
 
     def test_a_different_line_is_not_a_typo(self):
         old = self.content.replace("result = 0", "accumulator = compute_start()")
+        assert BlockAnchorTier().find(self.content, old) == []
+
+    def test_several_typos_in_one_long_line_are_forgiven(self):
+        old = self.content.replace("result += item.price", "reslut += itme.pirce").rstrip("\n")
+        assert BlockAnchorTier(max_line_edits=2).find(self.content, old)
+        (match,) = BlockAnchorTier().find(self.content, old)
+        new = old.replace("return result", "return round(result)")
+        assert apply(self.content, match, new) == self.content.replace(
+            "return result", "return round(result)"
+        )
+
+    def test_several_typos_are_carried_into_the_line_new_string_changes(self):
+        old = self.content.replace("result += item.price", "reslut += itme.pirce").rstrip("\n")
+        new = old.replace("itme.pirce", "itme.pirce * 2")
+        (match,) = BlockAnchorTier().find(self.content, old)
+        assert apply(self.content, match, new) == self.content.replace(
+            "item.price", "item.price * 2"
+        )
+
+    @pytest.mark.parametrize(
+        ("line", "misquoted"),
+        [
+            ("result += item.price", "result += unit.prise"),  # a word replaced
+            ("result += item.price", "result += item.pricr12"),  # digits
+            ("result += item.price", "reslut += item.pcire"),  # a word scrambled
+            ("for item in items:", "for itme in itesm:"),  # too short
+        ],
+    )
+    def test_what_is_not_a_slip_of_a_key_is_not_forgiven(self, line, misquoted):
+        old = self.content.replace(line, misquoted)
+        assert BlockAnchorTier().find(self.content, old) == []
+
+    def test_a_flipped_literal_with_a_typo_beside_it_is_another_line(self):
+        content = "options = {\n    verbose_output: true,\n    retries: 3,\n    name: 'x',\n}\n"
+        old = content.replace("verbose_output: true", "verbsoe_output: false")
+        assert BlockAnchorTier().find(content, old) == []
+
+    def test_several_typos_in_two_lines_are_too_many(self):
+        old = self.content.replace("result += item.price", "reslut += itme.pirce")
+        old = old.replace("def total(items):", "def ttoal(itmes):")
         assert BlockAnchorTier().find(self.content, old) == []
 
     def test_needs_three_lines(self):
@@ -353,6 +438,13 @@ class TestElisionDetails:
         (match,) = ElisionTier().find(content, old)
         assert apply(content, match, new) == "def f():\n    a()\n    b()\n    return 2\n"
 
+    def test_spelled_out_lines_of_a_shallower_quote_move_with_it(self):
+        content = "class A:\n    def f(self):\n        a = 1\n        b = 2\n        return a\n"
+        old = "    a = 1\n# ... existing code ...\n    return a"
+        new = "    a = 10\n    b = 2\n    return a"
+        (match,) = ElisionTier().find(content, old)
+        assert apply(content, match, new) == content.replace("a = 1", "a = 10")
+
     def test_blank_lines_kept_around_a_marker_are_not_doubled(self):
         content = "import a\n\nsetup()\n\nLIMIT = 5\n"
         old = "import a\n\n# ...\n\nLIMIT = 5"
@@ -376,6 +468,14 @@ class TestMerge3:
             ("x = lenngth(a)", "x = length(a)", "y = length(a)", "y = length(a)"),
             ("lenngth", "length", "length", "length"),
             ("foo(a,, b)", "foo(a, b)", "foo(a,, b, c)", "foo(a, b, c)"),
+            # Fixed by the rewrite, though the shortest path pairs the typo's ``t`` with
+            # ``count``'s: taken as written.
+            (
+                "atios, maximumt",
+                "ratios, maximums",
+                "ratios, maximums_count",
+                "ratios, maximums_count",
+            ),
         ],
     )
     def test_merges(self, base, ours, theirs, merged):
@@ -396,3 +496,55 @@ def test_blank_lines_the_quote_did_not_have_beside_a_marker_are_new_string_s_own
     new = "intro\n[...]\n\n\nbody"  # the header deleted, both blank lines kept
     (match,) = ElisionTier().find(content, old)
     assert apply(content, match, new) == "intro\nskipped\n\n\n\nbody\n"
+
+
+class TestMovedLineBreaks:
+    content = "def f():\n    call(alpha,\n         beta)\n    return 1\n"
+
+    def edit(self, content: str, old: str, new: str) -> str:
+        (match,) = WhitespaceTier().find(content, old)
+        return apply(content, match, new)
+
+    def test_a_line_added_after_a_joined_call_keeps_the_call_s_breaks(self):
+        out = self.edit(self.content, "call(alpha, beta)\n", "call(alpha, beta)\nlog('done')\n")
+        assert out == "def f():\n    call(alpha,\n         beta)\n    log('done')\n    return 1\n"
+
+    def test_a_line_added_before_it_takes_the_call_s_depth(self):
+        out = self.edit(self.content, "call(alpha, beta)", "log('start')\ncall(alpha, beta)")
+        assert out == "def f():\n    log('start')\n    call(alpha,\n         beta)\n    return 1\n"
+
+    def test_a_renamed_argument_is_renamed_where_the_file_has_it(self):
+        out = self.edit(self.content, "call(alpha, beta)", "call(alpha, gamma)")
+        assert out == self.content.replace("beta)", "gamma)")
+
+    def test_a_new_string_written_with_the_file_s_breaks_is_written_as_it_is(self):
+        content = "x = [\n    1, 2,\n    3,\n]\n"
+        out = self.edit(content, "x = [\n    1, 2, 3,\n]", "x = [\n    1, 2,\n    4,\n]")
+        assert out == "x = [\n    1, 2,\n    4,\n]\n"
+
+    @pytest.mark.parametrize(
+        ("old", "new", "expected"),
+        [
+            # The quote's final newline was eaten with the span: it is given back.
+            ("call(alpha, beta)\n", "call(alpha, gamma)", "    call(alpha,\n         gamma)\n"),
+            # No final newline quoted: new_string's own is an added line break.
+            ("call(alpha, beta)", "call(alpha, gamma)\n", "    call(alpha,\n         gamma)\n\n"),
+            ("call(alpha, beta)", "call(alpha, gamma)", "    call(alpha,\n         gamma)\n"),
+        ],
+    )
+    def test_the_final_newline_rule(self, old, new, expected):
+        assert self.edit("    call(alpha,\n         beta)\n", old, new) == expected
+
+    def test_a_file_ending_without_a_newline_does_not_get_one(self):
+        content = "    call(alpha,\n         beta)"
+        out = self.edit(content, "call(alpha, beta)\n", "call(alpha, gamma)\n")
+        assert out == "    call(alpha,\n         gamma)"
+
+    def test_a_new_string_in_the_file_s_frame_keeps_its_tabs(self):
+        # The quote breaks the last line in two; new_string deletes the first line and
+        # keeps the others as the file has them, tabs and all.
+        content = "/*\n   - drop this step.\n\t keep this line,\n\t and this one too.\n */\n"
+        old = "   - drop this step.\n\t keep this line,\n\t and this\n\t one too.\n"
+        new = "\t keep this line,\n\t and this one too.\n"
+        out = self.edit(content, old, new)
+        assert out == "/*\n\t keep this line,\n\t and this one too.\n */\n"

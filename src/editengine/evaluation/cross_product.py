@@ -166,6 +166,10 @@ _FRAGMENT_PATTERNS = {
 }
 
 
+# Fragments quoted with their spacing changed: placed only where they stop at a clean edge.
+_RESPACED = ("reformatted_spacing", "compressed_spacing")
+
+
 def _misquote_fragment(
     rng: random.Random, frag: str, mistake: str, lang: str, text: str
 ) -> tuple[str, str] | None:
@@ -212,6 +216,8 @@ def cut_replace_all(
             continue  # `obj.get(...)`: the quote would drop the owner at some places
         if is_word_char(frag[-1]) and re.search(rf"{re.escape(frag)}[.(\[]", text):
             continue  # `x = next` of `x = next.prev`: the expression goes on
+        if mistake in _RESPACED and re.search(rf"{re.escape(frag)}[*/%+\-^&|<>]", text):
+            continue  # `unit=base` of `unit = base**i`: a prefix of a longer expression
         if squash(text).count(squash(frag)) != n:
             continue  # a re-spaced copy elsewhere would be a further place
         words = [w for w in IDENT.findall(frag) if len(w) >= 4 and w.lower() not in KEYWORDS]
@@ -252,8 +258,8 @@ def _fragment_starts(seg: str) -> list[int]:
     out = []
     for i, ch in enumerate(seg):
         before = seg[i - 1] if i else " "
-        if ch.isspace() or (before in ".>:" and is_word_char(ch)):
-            continue
+        if ch.isspace() or (before in ".>:/" and is_word_char(ch)):
+            continue  # a member, a path or a regex's flags: the expression goes on before
         if not (is_word_char(ch) or ch in "\"'`([{"):
             continue
         if before.isspace() or before in "([{," or (is_word_char(ch) and not is_word_char(before)):

@@ -26,6 +26,60 @@ _SHARED_LIMIT = 5
 _SHARED_CUTOFF = 40.0
 
 
+# A line with several typos (more than max_line_edits): long enough that they are typos in
+# it, not another line, and still this alike (the rapidfuzz ratio a model's slips leave).
+_SEVERAL_TYPOS_MIN_CHARS = 20
+_SEVERAL_TYPOS_LIKENESS = 0.75
+_INTACT_AROUND_TYPOS = 2
+_MAX_SLIPS = 6
+# A slip changes a character or two: struck wrong or swapped (two), dropped or doubled
+# (one). Slips may pile up in a long word, but a word changed in more than half its
+# characters and in more than three (``unit`` for ``item``) is another word.
+_MAX_SLIP_CHARS = 2
+_SLIPPED_WORD_CHARS = 3  # ``iflee`` for ``file``: a swap and a doubled letter
+
+
+def _several_typos(old_key: str, file_key: str) -> bool:
+    """``old_key`` reads as ``file_key`` with a few slips of a key: characters dropped,
+    doubled, swapped or struck wrong. A word or a number replaced (``true`` for ``false``,
+    ``and`` for ``or``, ``1`` for ``0``) is another line."""
+    if min(len(old_key), len(file_key)) < _SEVERAL_TYPOS_MIN_CHARS:
+        return False
+    if Indel.normalized_similarity(old_key, file_key) < _SEVERAL_TYPOS_LIKENESS:
+        return False
+    hunks = _hunks(file_key, old_key)
+    if len(hunks) > _MAX_SLIPS:
+        return False
+    changed: dict[tuple[int, int], int] = {}
+    for start, end, text in hunks:
+        removed = file_key[start:end]
+        if len(removed) > _MAX_SLIP_CHARS or len(text) > _MAX_SLIP_CHARS:
+            return False
+        if any(char.isdigit() for char in removed + text):
+            return False
+        word = _word_around(file_key, start, end)
+        if removed and word == (start, end):
+            return False  # a whole word replaced
+        changed[word] = changed.get(word, 0) + len(removed) + len(text)
+    return all(
+        count <= max(_SLIPPED_WORD_CHARS, (end - start) // 2)
+        for (start, end), count in changed.items()
+    )
+
+
+def _word_around(line: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the word ``line[start:end]`` lies in (itself when it touches none)."""
+    while start and _is_word_char(line[start - 1]):
+        start -= 1
+    while end < len(line) and _is_word_char(line[end]):
+        end += 1
+    return start, end
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
 class BlockAnchorTier:
     """Forgives a typo or two: a block of at least three lines whose other lines are intact.
 
@@ -85,6 +139,7 @@ class BlockAnchorTier:
     def _similarity(self, view: LineView, start: int, keys: list[str]) -> float | None:
         window = view.stripped[start : start + len(keys)]
         differing = 0
+        misquoted = 0  # lines with more typos than max_line_edits
         for old_key, file_key in zip(keys, window):
             if old_key == file_key:
                 continue
@@ -94,9 +149,15 @@ class BlockAnchorTier:
             if Levenshtein.distance(old_key, file_key, score_cutoff=self.max_line_edits + 1) > (
                 self.max_line_edits
             ):
-                return None
-        allowed = max(1, math.floor(len([k for k in keys if k]) * self.max_differing_fraction))
+                if not _several_typos(old_key, file_key):
+                    return None
+                misquoted += 1
+        real = len([k for k in keys if k])
+        allowed = max(1, math.floor(real * self.max_differing_fraction))
         if differing == 0 or differing > allowed:
+            return None
+        if misquoted and (differing > 1 or real - differing < _INTACT_AROUND_TYPOS):
+            # Several typos are forgiven in one line only, held in place by intact lines.
             return None
         return block_similarity(keys, window)
 
@@ -199,7 +260,7 @@ def merge3(base: str, ours: str, theirs: str) -> str | None:
                 clash = True
                 continue
             if _touch(our_start, our_end, their_start, their_end):
-                return None
+                return theirs if _rewrite_of_the_fixed_line(base, ours, theirs) else None
         if not clash:
             kept_ours.append((our_start, our_end, our_text))
     out: list[str] = []
@@ -210,6 +271,25 @@ def merge3(base: str, ours: str, theirs: str) -> str | None:
         cursor = end
     out.append(base[cursor:])
     return "".join(out)
+
+
+def _rewrite_of_the_fixed_line(base: str, ours: str, theirs: str) -> bool:
+    """``theirs`` is ``ours`` (the file's line) edited away from the typo fixes: the model
+    put its typos right itself, though not along a shortest edit path (``maximumt`` ->
+    ``maximums_count`` aligns the ``t`` with ``count``'s). It must be nearer the file's
+    line than the misquote, and change nothing the fix changed."""
+    if Indel.distance(ours, theirs) >= Indel.distance(base, theirs):
+        return False  # nearer the misquote: the typos are repeated, not fixed
+    fixes = [op for op in Indel.opcodes(base, ours) if op.tag != "equal"]
+    for start, end, _ in _hunks(ours, theirs):
+        for fix in fixes:
+            if start < fix.dest_end and fix.dest_start < end:
+                return False
+            if start == end and fix.dest_start < start < fix.dest_end:
+                return False
+            if fix.dest_start == fix.dest_end and start < fix.dest_start < end:
+                return False
+    return True
 
 
 def _covers(outer_start: int, outer_end: int, start: int, end: int) -> bool:

@@ -290,16 +290,29 @@ class _ElisionMatch:
 
     def _realign_spelled_out(self, new_lines: list[str], gaps: list[list[str]]) -> str:
         """new_string wrote out what old_string skipped: align it with the whole region."""
+        # The skipped lines are the file's; new_string spells them out in the quote's frame,
+        # so they are compared there: else a quote shifted as a whole would pair them with
+        # lines at another depth and leave them unmoved.
+        shift = _depth_shift(self.view, self.segments[0], self.chain[0])
         region_old: list[str] = []
         for index, segment in enumerate(self.segments):
             region_old.extend(segment)
             if index < len(gaps):
-                region_old.extend(gaps[index])
+                region_old.extend(_in_quote_frame(line, shift, segment) for line in gaps[index])
         first = self.chain[0]
         last = self.chain[-1] + len(self.segments[-1])
         region_file = self.view.lines[first:last]
         style = self.view.indent_of_block(first, last - first)
         return "\n".join(realign_lines(region_old, region_file, new_lines, strip_key, style))
+
+
+def _in_quote_frame(line: str, shift: int, quoted: list[str]) -> str:
+    """A file line moved back by ``shift`` columns, where old_string was quoted that much
+    shallower (or deeper) than the file, with spaces; left as it is otherwise."""
+    whitespace = leading_whitespace(line)
+    if not shift or not line.strip() or any("\t" in leading_whitespace(q) for q in quoted):
+        return line
+    return " " * max(0, indent_width(whitespace) - shift) + line[len(whitespace) :]
 
 
 def _drop_edge_markers(lines: list[str]) -> list[str]:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import ClassVar
 
-from editengine.matching.base import Match
+from editengine.matching.base import DoubtfulMatch, Match
 from editengine.matching.lines import LineBlock, OldLines, line_view, without_blank_edges
+from editengine.text import indent_width, leading_whitespace
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _SPACE = re.compile(r"[ \t\r\n\f\v]*")
@@ -36,27 +39,37 @@ class WhitespaceTier:
     fuzzy: ClassVar[bool] = False
 
     def find(self, content: str, old: str) -> list[Match]:
+        return self._places(content, old)[0]
+
+    def cut_places(self, content: str, old: str) -> list[Match]:
+        """Where old_string's tokens also stand but inside a longer expression: no place to
+        edit, yet replacing every *other* occurrence would be a partial ``replace_all``."""
+        return self._places(content, old)[1]
+
+    def _places(self, content: str, old: str) -> tuple[list[Match], list[Match]]:
         tokens = _TOKEN.findall(old)
         if len(tokens) < 2:
-            return []
+            return [], []
         # Walk out from the longest token: it occurs least, so few walks start at all.
         pivot = max(range(len(tokens)), key=lambda index: len(tokens[index]))
         if len(tokens[pivot]) < _SHORT_PIVOT:
             pivot = _rarest_short_token(content, tokens)
         anchor = tokens[pivot]
         matches: list[Match] = []
+        cut: list[Match] = []
         position = content.find(anchor)
         while position != -1:
             start = _walk_back(content, position, tokens[:pivot], anchor)
             end = _walk_forward(content, position, tokens[pivot:]) if start is not None else None
-            match = None
             if start is not None and end is not None and _at_word_edges(content, start, end):
                 match = _to_match(content, start, end, old)
-            if match is not None:
                 # Overlapping places are kept: two readings of one stretch are an ambiguity.
-                matches.append(match)
+                if match is not None:
+                    matches.append(match)
+                else:
+                    cut.append(Match(start, end))
             position = content.find(anchor, position + 1)
-        return matches
+        return matches, cut
 
 
 # A quote made only of one- and two-character tokens (nested brackets, ``a[i][j]``): the
@@ -134,7 +147,7 @@ def _to_match(content: str, start: int, end: int, old: str) -> Match | None:
         return block.to_match(trim_new)
     if before.strip() and not _clean_start(before, content[start]):
         return None
-    if after.strip() and not _clean_end(content[end - 1], after):
+    if after.strip() and not _clean_end(content, end, after):
         return None
     return Match(start, end)
 
@@ -149,16 +162,38 @@ _CLOSERS = frozenset(")]},;:")
 def _clean_start(before: str, first: str) -> bool:
     if before[-1] in " \t":
         previous = before.rstrip()[-1]
+        if first == "{":
+            return True  # a block or a literal opens: ``) {``, ``else {``, ``= {``
         return previous in _OPENERS or _is_word(first) != _is_word(previous) or _is_word(first)
     if before[-1] in "\"'`" and _is_word(first):
         return True  # starts at the beginning of a string's text
+    if before[-1] == "!" and _is_word(first):
+        return True  # the operand of a negation: ``!`` applies to whatever is written
     return before[-1] in _OPENERS and (_is_word(first) or first in "\"'([{")
 
 
-def _clean_end(last: str, after: str) -> bool:
+_KEYWORDS = frozenset({
+    "if", "elif", "for", "while", "switch", "catch", "with", "return", "yield", "await",
+    "case", "match", "in", "of", "and", "or", "not", "else", "do", "try", "function", "fn",
+    "func", "def",
+})  # fmt: skip
+
+
+def _last_word(content: str, end: int) -> str:
+    start = end
+    while start and _is_word(content[start - 1]):
+        start -= 1
+    return content[start:end]
+
+
+def _clean_end(content: str, end: int, after: str) -> bool:
+    last = content[end - 1]
     following = after.lstrip()
     if following[0] in _CONTINUES:
-        return False
+        # A closed call or subscript may be followed by its result's use (``f(x).y``, a
+        # macro's body ``F(a) ((a) + 1)``), and a keyword by its condition (``if (``):
+        # nothing is cut there.
+        return last in ")]" or (after[0] in " \t" and _last_word(content, end) in _KEYWORDS)
     if after[0] in " \t":
         return True
     if last in ",;:":
@@ -169,24 +204,137 @@ def _clean_end(last: str, after: str) -> bool:
         return True  # cut between an empty pair of brackets: ``items(`` of ``items():``
     if _is_word(last) and after[0] == "=" and after[1:2] != "=":
         return True  # a name before its assignment or keyword value: ``context`` of ``context=x``
-    return after[0] in _CLOSERS and (_is_word(last) or last in "\"')]}")
+    if last in ")]}" and after[0] in "\"'`":
+        return True  # a call quoted in a string or a comment: ``\`f(x, y)\```
+    return after[0] in _CLOSERS  # stopped at the end of a bracketed group's content
 
 
 class _ReflowedBlock(LineBlock):
-    """Line breaks moved: only the first lines pair up, so only they anchor the depth."""
+    """Line breaks moved: old_string's lines do not pair with the file's, its tokens do.
+
+    A new_string written with the file's breaks (it has a line of the file the quote broke
+    differently, or only lines of the file) is written as it is: lines the file has are
+    copied from it. Otherwise it is spliced into the file token by token: the file's text,
+    breaks and continuation indentation stay wherever old_string's tokens are kept, and only what
+    new_string changes is written. Either way the text written must hold new_string's
+    tokens, or the tier steps back.
+    """
 
     def realign(self, new: str) -> str:
-        first_only = LineBlock(
-            self.view,
-            self.first,
-            1,
-            OldLines(self.old.lines[:1], False),
-            self.key,
-        )
         ends_with_newline = new.endswith("\n")
-        text = first_only.realign(new[:-1] if ends_with_newline else new)
-        if ends_with_newline or (
-            self.old.trailing_newline and self.first + self.count < len(self.view)
-        ):
-            return text + "\n"
-        return text
+        body = new[:-1] if ends_with_newline else new
+        if self._keeps_the_quote_s_breaks(body):
+            old = "\n".join(self.old.lines)
+            frame = _Frame(leading_whitespace(self.file_lines[0]), leading_whitespace(old))
+            text = splice_tokens("\n".join(self.file_lines), old, body, frame)
+        elif self._in_the_file_s_frame(body):
+            # Written against the file's own lines: lines it keeps are copied from the file.
+            as_is = OldLines(list(self.file_lines), False)
+            text = LineBlock(self.view, self.first, self.count, as_is, self.key).realign(body)
+        else:
+            first_only = LineBlock(
+                self.view, self.first, 1, OldLines(self.old.lines[:1], False), self.key
+            )
+            text = first_only.realign(body)
+        if _TOKEN.findall(text) != _TOKEN.findall(body):
+            raise DoubtfulMatch  # the file's text would be lost or changed
+        if self.old.trailing_newline:
+            # The span ate the newline after its last line: give it back, unless the file
+            # ends there without one.
+            return text + "\n" if self.first + self.count < len(self.view) else text
+        return text + "\n" if ends_with_newline else text
+
+    def _in_the_file_s_frame(self, new: str) -> bool:
+        """Every line of new_string that is a line of the file has the file's indentation."""
+        indent = {line.strip(): leading_whitespace(line) for line in self.file_lines}
+        return all(
+            indent[line.strip()] == leading_whitespace(line)
+            for line in new.split("\n")
+            if line.strip() in indent and line.strip()
+        )
+
+    def _keeps_the_quote_s_breaks(self, new: str) -> bool:
+        """new_string has a line only the quote has (``call(alpha, beta)``), or, having no
+        line only the file has, a line the file does not have: it was written in the quote's
+        breaks. A new_string made only of the file's lines was written in the file's."""
+        quoted = {line.strip() for line in self.old.lines} - {""}
+        in_file = {line.strip() for line in self.file_lines} - {""}
+        in_new = {line.strip() for line in new.split("\n")} - {""}
+        if in_new & (quoted - in_file):
+            return True
+        if in_new & (in_file - quoted):
+            return False
+        return not in_new <= in_file
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where old_string's first line starts, in the file and in the quote."""
+
+    file_indent: str
+    quote_indent: str
+
+    def place(self, inserted: str) -> str:
+        """``inserted`` with each line it starts moved from the quote's depth to the
+        file's."""
+        lines = inserted.split("\n")
+        return "\n".join([lines[0], *(self._moved(line) for line in lines[1:])])
+
+    def _moved(self, line: str) -> str:
+        if not line.strip():
+            return line.strip(" \t")
+        whitespace = leading_whitespace(line)
+        extra = indent_width(whitespace) - indent_width(self.quote_indent)
+        if extra >= 0:
+            return self.file_indent + " " * extra + line[len(whitespace) :]
+        if "\t" in self.file_indent:
+            raise DoubtfulMatch  # shallower than the quote in a tab-indented file: a guess
+        depth = max(0, indent_width(self.file_indent) + extra)
+        return " " * depth + line[len(whitespace) :]
+
+
+def splice_tokens(region: str, old: str, new: str, frame: _Frame) -> str:
+    """``region`` (the file's text for old_string, the same tokens spaced differently) with
+    new_string's changes to old_string's tokens made in place."""
+    file_tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(region)]
+    old_words = _TOKEN.findall(old)
+    if [region[a:b] for a, b in file_tokens] != old_words:
+        raise DoubtfulMatch  # not the same tokens: nothing to pair them by
+    new_tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(new)]
+    new_words = [new[a:b] for a, b in new_tokens]
+    count = len(file_tokens)
+    out: list[str] = []
+    cursor = 0
+    matcher = SequenceMatcher(None, old_words, new_words, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if tag == "insert" and i1 < count:
+            start = end = file_tokens[i1][0]
+            stop = new_tokens[j2][0] if j2 < len(new_tokens) else len(new)
+            written = new[new_tokens[j1][0] : stop]
+        elif tag == "insert":
+            start = end = file_tokens[-1][1]
+            written = new[new_tokens[j1 - 1][1] : new_tokens[j2 - 1][1]]
+        elif tag == "delete" and i2 < count:
+            start, end, written = file_tokens[i1][0], file_tokens[i2][0], ""
+        elif tag == "delete":
+            start = file_tokens[i1 - 1][1] if i1 else 0
+            end, written = file_tokens[i2 - 1][1], ""
+        else:
+            start, end = file_tokens[i1][0], file_tokens[i2 - 1][1]
+            written = new[new_tokens[j1][0] : new_tokens[j2 - 1][1]]
+        placed = frame.place(written)
+        line_start = region.rfind("\n", 0, start) + 1
+        head, newline, tail = written.rpartition("\n")
+        at_line_start = not region[line_start:start].strip()
+        if tag == "insert" and newline and not tail.strip() and at_line_start:
+            # Whole lines inserted before a line of the file: they go before its indentation
+            # and start at its depth.
+            placed = region[line_start:start] + frame.place(head) + "\n"
+            start = end = line_start
+        out.append(region[cursor:start])
+        out.append(placed)
+        cursor = end
+    out.append(region[cursor:])
+    return "".join(out)
