@@ -73,6 +73,13 @@ def test_three_edits_in_one_patch_give_each_file_its_edit_text_result(format: st
             assert result.files[path_of(case, n)] == edit_outcome(case)
 
 
+def said_alike_in_a_diff(case) -> bool:
+    """Whether the edit means the same once written as a diff. Blank lines padding only
+    old_string are a misquote in a tool call (the cascade trims them), but as '-' lines of
+    a diff they ask for those blank lines to be deleted: such cases say something else there."""
+    return "boundary_blank_lines" not in case.mistakes
+
+
 def with_file_context(case, lines_around: int = 2) -> tuple[str, str] | None:
     """The case's hunk with ``lines_around`` lines of the file's own text above and below
     (as a diff tool writes them), or ``None`` when old_string is not whole lines."""
@@ -100,7 +107,7 @@ def test_hunks_with_the_files_own_context_give_the_edit_text_file() -> None:
 
     compared = 0
     differ = []
-    for case in CASES:
+    for case in filter(said_alike_in_a_diff, CASES):
         texts = with_file_context(case)
         if texts is None:
             continue
@@ -128,7 +135,7 @@ def test_diffs_written_by_difflib_are_never_wrong(context: int) -> None:
     outcomes = {Outcome.SUCCESS: 0, Outcome.REFUSED: 0, Outcome.WRONG: 0}
     edit_successes = 0
     wrong = []
-    for case in CASES:
+    for case in filter(said_alike_in_a_diff, CASES):
         before, after = hunk_texts(case)
         diff = "".join(
             difflib.unified_diff(
