@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import OSA
 
 from editengine.evaluation.edit_kinds import BLOCK_KINDS, FENCE_TAGS, code_mask, indent_of
 
@@ -345,6 +346,15 @@ def m_one_char_typo(rng: random.Random, draft: Draft, quote: Quote) -> Draft | N
     return None
 
 
+def _each_word_still_readable(before: str, after: str) -> bool:
+    """No word of the line took more than two of the slips: three in one short word make
+    another word ('number' -> 'lmubber'), and then the meant text is no longer certain."""
+    words_before, words_after = re.findall(r"\w+", before), re.findall(r"\w+", after)
+    if len(words_before) != len(words_after):
+        return False  # a slip removed a whole word
+    return all(OSA.distance(a, b) <= 2 for a, b in zip(words_before, words_after))
+
+
 def m_multi_typo(rng: random.Random, draft: Draft, quote: Quote) -> Draft | None:
     """Two or three typos in one line of old; the other lines (3+ in all) match."""
     if len(draft.old) < 3:
@@ -356,6 +366,8 @@ def m_multi_typo(rng: random.Random, draft: Draft, quote: Quote) -> Draft | None
         for _ in range(wanted):
             line = typo(rng, line) or line
         if line == draft.old[i] or fuzz.ratio(line, draft.old[i]) < 75:
+            continue
+        if not _each_word_still_readable(draft.old[i], line):
             continue
         old = (*draft.old[:i], line, *draft.old[i + 1 :])
         if _one_clear_place(quote, old, 0.9):
