@@ -478,3 +478,40 @@ def test_threads_editing_undoing_and_redoing_at_once_leave_a_journal_that_undoes
         except NothingToUndo:
             break
     assert snapshot(workspace) == start
+
+
+@pytest.mark.parametrize("created", [False, True])
+def test_a_program_ignoring_the_lock_that_writes_during_the_undo_is_not_clobbered(
+    engine: EditEngine,
+    workspace: Path,
+    write: Callable[[str, bytes | str], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    created: bool,
+) -> None:
+    # The file is checked under the lock, then written; another program (which takes no
+    # lock) writes it in between. The undo must see that right before its rename (or its
+    # unlink of a created file) and refuse, leaving the other program's bytes.
+    if created:
+        engine.edit("a.py", "", "x = 2\n")
+    else:
+        write("a.py", "x = 1\n")
+        engine.edit("a.py", "x = 1", "x = 2")
+    path = workspace / "a.py"
+    from editengine.engine import undo as undo_module
+
+    read_under_lock = undo_module._snapshot
+    reads = []
+
+    def read_then_meddle(*args: object, **kwargs: object) -> object:
+        snapshot = read_under_lock(*args, **kwargs)  # type: ignore[arg-type]
+        reads.append(snapshot)
+        if len(reads) == 2:  # the plan's read, then _apply's own read under the lock
+            path.write_text("theirs\n")
+        return snapshot
+
+    monkeypatch.setattr(undo_module, "_snapshot", read_then_meddle)
+
+    with pytest.raises(StaleFile):
+        engine.undo()
+
+    assert path.read_text() == "theirs\n"
