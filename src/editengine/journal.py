@@ -505,8 +505,8 @@ def _decode(line: bytes, segment: Path, number: int) -> JournalEntry:
         restore = body.get("restore")
         return JournalEntry(
             id=_text(body, "id"),
-            seq=int(body["seq"]),
-            time=float(body["time"]),
+            seq=_whole(body.get("seq"), "seq"),
+            time=_moment(body.get("time")),
             operation=_text(body, "op"),
             path=_text(body, "path"),
             real=_text(body, "real"),
@@ -522,6 +522,22 @@ def _decode(line: bytes, segment: Path, number: int) -> JournalEntry:
         )
     except (ValueError, KeyError, TypeError) as error:
         raise corrupt(str(error)) from error
+
+
+def _whole(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"field {name!r} is not a whole number")
+    return value
+
+
+def _moment(value: Any) -> float:
+    """A time ``datetime`` can show: a forged ``1e300`` or ``Infinity`` (JSON allows it
+    through Python's parser) would crash ``editengine undo --list``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("field 'time' is not a number")
+    if not 0 <= value < 253402300800:  # before year 10000
+        raise ValueError(f"field 'time' is out of range ({value!r})")
+    return float(value)
 
 
 def _optional_int(value: Any, name: str) -> int | None:

@@ -270,3 +270,28 @@ def test_an_unreadable_journal_is_a_note_on_the_edit_not_a_crash(
 
     assert path.read_text() == "x = 3\n"
     assert any("could not be recorded in the undo journal" in note for note in result.notes)
+
+
+@pytest.mark.parametrize("when", ["1e300", "Infinity", "NaN", "-1", '"soon"', "true"])
+def test_an_entry_whose_time_cannot_be_shown_is_corrupt_not_a_crash_of_list(
+    engine: EditEngine, write: Callable[..., Path], when: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from editengine.cli import main
+
+    write("a.py", "x = 1\n")
+    engine.edit("a.py", "x = 1", "x = 2")
+    assert engine.journal is not None
+    line = engine.journal.path.read_bytes().rstrip(b"\n")
+    text = line.partition(b" ")[2].decode()
+    body = json.loads(text)
+    forged = text.replace(f'"time":{body["time"]}', f'"time":{when}').encode()
+    assert forged != text.encode()
+    engine.journal.path.write_bytes(
+        hashlib.sha256(forged).hexdigest()[:16].encode() + b" " + forged + b"\n"
+    )
+
+    with pytest.raises(JournalCorrupt, match="time"):
+        engine.journal_entries()
+    status = main(["undo", "--list", "--root", str(engine.root), "--journal-dir",
+                   str(engine.journal.base)])  # fmt: skip
+    assert status == 1 and "journal_corrupt" in capsys.readouterr().err
