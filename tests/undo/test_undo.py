@@ -515,3 +515,63 @@ def test_a_program_ignoring_the_lock_that_writes_during_the_undo_is_not_clobbere
         engine.undo()
 
     assert path.read_text() == "theirs\n"
+
+
+def _process_editor(root: str, journal_dir: str, lock_dir: str, seed: int) -> None:
+    import contextlib
+    import random
+
+    from editengine.errors import EditError
+
+    engine = EditEngine(root, lock_dir=lock_dir, journal=Journal(root, directory=journal_dir))
+    chance = random.Random(seed)
+    for _ in range(12):
+        name, line = chance.choice("ab"), chance.randrange(8)
+        text = (Path(root) / f"{name}.txt").read_text()
+        old = next(x for x in text.split("\n") if x.startswith(f"{name} line {line}"))
+        # (Refused when an undo in another process changed that line meanwhile.)
+        with contextlib.suppress(EditError):
+            engine.edit(f"{name}.txt", old, old + "+")
+
+
+def _process_undoer(root: str, journal_dir: str, lock_dir: str, seed: int) -> None:
+    import contextlib
+    import random
+
+    from editengine.errors import EditError
+
+    engine = EditEngine(root, lock_dir=lock_dir, journal=Journal(root, directory=journal_dir))
+    chance = random.Random(seed)
+    for _ in range(10):
+        with contextlib.suppress(EditError):
+            (engine.undo if chance.random() < 0.7 else engine.redo)()
+
+
+def test_processes_editing_and_undoing_at_once_leave_a_journal_that_undoes_to_the_start(
+    workspace: Path, journal_dir: Path, tmp_path: Path, write: Callable[..., Path]
+) -> None:
+    import multiprocessing
+
+    for name in ("a", "b"):
+        write(f"{name}.txt", "".join(f"{name} line {i}\n" for i in range(8)))
+    start = snapshot(workspace)
+    context = multiprocessing.get_context("spawn")
+    args = (str(workspace), str(journal_dir), str(tmp_path / "locks"))
+    workers = [context.Process(target=_process_editor, args=(*args, n)) for n in range(2)]
+    workers.append(context.Process(target=_process_undoer, args=(*args, 7)))
+    for process in workers:
+        process.start()
+    for process in workers:
+        process.join(timeout=180)
+        assert process.exitcode == 0  # no process died of an uncaught error
+
+    journal = Journal(workspace, directory=journal_dir)
+    entries = journal.entries()  # every record whole and trusted
+    assert sorted(entry.seq for entry in entries) == list(range(1, len(entries) + 1))
+    engine = EditEngine(workspace, lock_dir=tmp_path / "locks", journal=journal)
+    for _ in range(1000):
+        try:
+            engine.undo()
+        except NothingToUndo:
+            break
+    assert snapshot(workspace) == start
