@@ -8,63 +8,13 @@ are content, a search whose extra context shifts the alignment).
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
-
 import pytest
 
 from editengine import edit_text
-from editengine.engine import EditEngine
-from editengine.errors import EditError, NoMatch
-from editengine.fixer import LLMFixer
-from editengine.providers import ScriptedProvider
+from editengine.errors import NoMatch
 
-from .attack_cases import BY_NAME, SCENARIOS, Answer, all_answers
-
-
-@dataclass(frozen=True)
-class Result:
-    answer: Answer
-    after: str
-    error: str | None
-    asked: bool
-
-    @property
-    def untouched(self) -> bool:
-        return self.after == BY_NAME[self.answer.scenario].content
-
-    @property
-    def as_intended(self) -> bool:
-        return self.after == BY_NAME[self.answer.scenario].expected
-
-
-def run(answer: Answer, root: Path) -> Result:
-    scenario = BY_NAME[answer.scenario]
-    workspace = root / "ws"
-    path = workspace / scenario.path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(scenario.content.encode("utf-8"))
-    provider = ScriptedProvider([answer.payload()])
-    engine = EditEngine(workspace, fixer=LLMFixer(provider, cache_size=0), lock_dir=root / "locks")
-    error = None
-    try:
-        engine.edit(
-            scenario.path,
-            scenario.old if answer.old is None else answer.old,
-            scenario.new if answer.new is None else answer.new,
-            instruction=scenario.instruction,
-        )
-    except EditError as failure:
-        error = failure.code
-    return Result(answer, path.read_bytes().decode("utf-8"), error, bool(provider.requests))
-
-
-def run_every(answers: list[Answer]) -> Iterator[Result]:
-    with tempfile.TemporaryDirectory(prefix="attack-corpus-") as scratch:
-        for number, answer in enumerate(answers):
-            yield run(answer, Path(scratch) / str(number))
+from .attack_cases import SCENARIOS, all_answers
+from .attack_runner import Result, run_every
 
 
 @pytest.fixture(scope="module")
