@@ -1222,6 +1222,34 @@ bad(
 )
 
 
+# --------------------------------------------------------------------------- python: a deletion
+# whose new_string is the line after the one to delete: it stands in the place meant, with the
+# line still to delete beside it.
+
+FLAGS = scenario(
+    name="py_drop_flag",
+    language="python",
+    path="flags.py",
+    content="""import os
+
+beta_flag = os.environ.get("BETA") == "1"
+count = 2
+
+print(count)
+""",
+    old='betaflag = os.environ.get("BETA") == "1"\ncount = 2\n',
+    new="count = 2\n",
+    search='beta_flag = os.environ.get("BETA") == "1"\ncount = 2\n',
+    replace="count = 2\n",
+    instruction="Drop the beta flag.",
+)
+standard_good(FLAGS)
+bad(FLAGS, "false_no_change", "", "", no_change=True)
+bad(FLAGS, "false_no_change", "count = 2\n", "count = 2\n", no_change=True)
+bad(FLAGS, "false_no_change", FLAGS.search, FLAGS.search, no_change=True)
+bad(FLAGS, "keep_instead", FLAGS.search, 'beta_flag = os.environ.get("BETA") == "0"\ncount = 2\n')
+
+
 # --------------------------------------------------------------------------- extra good answers:
 # the agent's quote lost its indentation, or escaped what the file does not
 

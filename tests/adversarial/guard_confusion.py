@@ -85,8 +85,8 @@ def attack_rows() -> list[Row]:
         scenario = BY_NAME[result.answer.scenario]
         if result.after == scenario.expected:
             verdict = "as_intended"
-        elif result.after != scenario.content:
-            verdict = "otherwise"
+        elif result.after != scenario.content or result.error is None:
+            verdict = "otherwise"  # a change, or a success reported for a false "no change"
         else:
             verdict = "refused"
         rows.append((result.answer.good, verdict))

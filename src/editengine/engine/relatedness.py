@@ -34,7 +34,13 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Indel
 
-from editengine.engine.edit_equivalence import NotTheRequestedEdit, replacement_to_write
+from editengine.engine.edit_equivalence import (
+    CannotCarry,
+    NotTheRequestedEdit,
+    carry_edit,
+    replacement_to_write,
+    same_tokens,
+)
 from editengine.errors import BadRequest, Region
 from editengine.text import to_lf
 
@@ -152,7 +158,9 @@ class RelatednessGuard:
         regions most like old_string, or a place of the fixer's ``search`` that is like
         old_string and passes the placement check. new_string elsewhere in the file says
         nothing about this place
-        (``retries = 5`` in ``b()`` when the agent meant ``retries = 3`` in ``a()``)."""
+        (``retries = 5`` in ``b()`` when the agent meant ``retries = 3`` in ``a()``). And
+        the request, carried onto that place, must change none of its tokens: new_string
+        merely *in* it is not the edit done (see :func:`_nothing_left_to_do`)."""
         wanted = to_lf(new_string)
         if not wanted.strip():
             return False  # a deletion is never "already applied"
@@ -171,8 +179,12 @@ class RelatednessGuard:
                 is None
             ):
                 meant.extend(places)
+        lines = text.split("\n")
         return any(
-            _overlap(place, region) for place in occurrences(text, wanted) for region in meant
+            _overlap(place, region)
+            and _nothing_left_to_do(old_string, new_string, _lines_of(lines, place, region))
+            for place in occurrences(text, wanted)
+            for region in meant
         )
 
     def _placement_problem(
@@ -245,6 +257,23 @@ def _word_around(text: str, index: int) -> str:
     while end < len(text) and _is_word(text[end]):
         end += 1
     return text[start:end][:40]
+
+
+def _lines_of(lines: Sequence[str], a: Region, b: Region) -> str:
+    """The file's text of the lines ``a`` and ``b`` span together."""
+    first, last = min(a.start_line, b.start_line), max(a.end_line, b.end_line)
+    return "\n".join(lines[first - 1 : last])
+
+
+def _nothing_left_to_do(old: str, new: str, place: str) -> bool:
+    """The request, carried onto the place meant, changes none of its tokens: new_string is
+    not merely *in* it (deleting ``beta = 1`` above ``count = 2`` leaves ``count = 2`` in
+    the place, and the line still to delete beside it)."""
+    try:
+        carried = carry_edit(old, new, place)
+    except CannotCarry:
+        return False
+    return same_tokens(carried, place)
 
 
 def _within(inner: Region, outer: Region) -> bool:
