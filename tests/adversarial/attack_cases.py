@@ -1250,6 +1250,51 @@ bad(FLAGS, "false_no_change", FLAGS.search, FLAGS.search, no_change=True)
 bad(FLAGS, "keep_instead", FLAGS.search, 'beta_flag = os.environ.get("BETA") == "0"\ncount = 2\n')
 
 
+# --------------------------------------------------------------------------- go: a tab-indented
+# file, the agent quoting with spaces, new_string wrapping two lines in a block.
+
+WORKER_GO = scenario(
+    name="go_worker_guard",
+    language="go",
+    path="worker/run.go",
+    content="""package worker
+
+func Run(cfg Config) error {
+\tstart(cfg)
+\tstop(cfg)
+\treturn nil
+}
+""",
+    old="    strat(conf)\n    stpo(conf)\n",
+    new="    if conf.Enabled {\n        strat(conf)\n        stpo(conf)\n    }\n",
+    search="\tstart(cfg)\n\tstop(cfg)\n",
+    replace="\tif cfg.Enabled {\n\t\tstart(cfg)\n\t\tstop(cfg)\n\t}\n",
+    instruction="Only run when enabled.",
+)
+standard_good(WORKER_GO)
+bad(
+    WORKER_GO,
+    "negation",
+    WORKER_GO.search,
+    sub(WORKER_GO.replace, "if cfg.Enabled", "if !cfg.Enabled"),
+)
+bad(WORKER_GO, "drop_line", WORKER_GO.search, sub(WORKER_GO.replace, "\t\tstop(cfg)\n", ""))
+bad(
+    WORKER_GO,
+    "left_outside",
+    WORKER_GO.search,
+    "\tif cfg.Enabled {\n\t\tstart(cfg)\n\t}\n\tstop(cfg)\n",
+)
+bad(
+    WORKER_GO,
+    "spaces_in_tab_file",
+    WORKER_GO.search,
+    "\tif cfg.Enabled {\n        start(cfg)\n        stop(cfg)\n\t}\n",
+    layout_only=True,
+)
+widened_bad(WORKER_GO, "far_return", "return nil", "return cfg.Err")
+
+
 # --------------------------------------------------------------------------- extra good answers:
 # the agent's quote lost its indentation, or escaped what the file does not
 

@@ -20,6 +20,7 @@ have, and the correction is refused.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
@@ -126,7 +127,7 @@ def carry_edit(
     requested = _at_line_starts(hunks(o.words, n.words), o, n)
     if not requested:
         raise CannotCarry("the request changes only whitespace")
-    misquote = misquote_hunks(o.words, s.words)
+    misquote = misquote_hunks(o.words, s.words, line_starts=_line_starts(s))
     renames = learned_renames(o.words, s.words, misquote) | (also_renamed or {})
     _check_quoted(requested, misquote, len(o.words), len(s.words))
     placed = clusters(requested, misquote, len(o.words))
@@ -179,6 +180,7 @@ def _indented_as_requested(
     old_to_search = _paired_tokens(misquote, len(o.words), same_size=True)
     search_to_old = {mine: theirs for theirs, mine in old_to_search.items()}
     old_to_new = _paired_tokens(requested, len(o.words), same_size=False)
+    step = _indent_step(o.text, n.text)
     out: list[str] = []
     line_start = 0
     for line in carried.split("\n"):
@@ -203,11 +205,13 @@ def _indented_as_requested(
             continue
         file_indent, quoted_indent, new_indent = (str(head) for head in heads)
         if new_indent.startswith(quoted_indent):
-            indent = file_indent + new_indent[len(quoted_indent) :]
+            indent = file_indent + _in_file_unit(
+                new_indent[len(quoted_indent) :], file_indent, step
+            )
         elif quoted_indent.startswith(new_indent) and file_indent.endswith(
-            quoted_indent[len(new_indent) :]
+            removed := _in_file_unit(quoted_indent[len(new_indent) :], file_indent, step)
         ):
-            indent = file_indent[: len(file_indent) - len(quoted_indent) + len(new_indent)]
+            indent = file_indent[: len(file_indent) - len(removed)]
         else:
             continue
         out[-1] = indent + body
@@ -364,6 +368,7 @@ def _spliced(
         _indent_at(s.text, region_start),
         starts_line=cluster.new_start == 0 and not cut_start,
         ends_before_token=cluster.new_end < len(n.words) and not cut_end,
+        step=_indent_step(o.text, n.text),
     )
     return region_start, region_end, inserted
 
@@ -496,7 +501,49 @@ def _touches(start: int, end: int, change: Hunk, old_len: int) -> bool:
     return at == start and 0 < at < old_len
 
 
-def misquote_hunks(old: Sequence[str], search: Sequence[str]) -> list[Hunk]:
+def _line_starts(tokens: Tokens) -> list[int]:
+    """Indices of the tokens that begin a line (after the first)."""
+    return [i for i in range(1, len(tokens.words)) if _starts_line(tokens, i)]
+
+
+def _without_context(
+    old: Sequence[str], search: Sequence[str], found: list[Hunk], line_starts: Sequence[int]
+) -> list[Hunk]:
+    """``found``, or the alignment of old_string with the run of the search's lines most like
+    it (up to three whole lines the search quotes before, or after, left outside as
+    context), when that run is more like old_string than the whole search is. Heavily
+    misquoted, old_string's ``(`` and ``)`` would otherwise pair with those of a context
+    line (``Run(cfg Config)`` above the lines meant)."""
+    codes: dict[str, str] = {}
+    old_code = "".join(_code(word, codes) for word in old)
+    search_code = "".join(_code(word, codes) for word in search)
+    starts = [0, *line_starts[:3]]
+    ends = [*line_starts[-3:], len(search)]
+    best_score = Indel.normalized_similarity(old_code, search_code)
+    best_window: tuple[int, int] | None = None
+    for start in starts:
+        for end in ends:
+            if end <= start or (start, end) == (0, len(search)):
+                continue
+            score = Indel.normalized_similarity(old_code, search_code[start:end])
+            if score > best_score:
+                best_score, best_window = score, (start, end)
+    if best_window is None:
+        return found
+    start, end = best_window
+    window = [Hunk(0, 0, 0, start)] if start else []
+    window += [
+        Hunk(h.src_start, h.src_end, h.dest_start + start, h.dest_end + start)
+        for h in hunks(old, search[start:end])
+    ]
+    if end < len(search):
+        window.append(Hunk(len(old), len(old), end, len(search)))
+    return window
+
+
+def misquote_hunks(
+    old: Sequence[str], search: Sequence[str], *, line_starts: Sequence[int] = ()
+) -> list[Hunk]:
     """How old_string's tokens became the search's.
 
     When the search quotes less than old_string, a global alignment may pair a token of the
@@ -505,6 +552,10 @@ def misquote_hunks(old: Sequence[str], search: Sequence[str]) -> list[Hunk]:
     too, and kept when it pairs as many tokens, give or take one, in fewer hunks.
     """
     found = edges_split(_slid_to_edges(hunks(old, search), old, search), len(old), len(search))
+    if line_starts and len(search) > len(old):
+        found = edges_split(
+            _without_context(old, search, found, line_starts), len(old), len(search)
+        )
     if not search or len(search) >= len(old):
         return found
     codes: dict[str, str] = {}
@@ -684,6 +735,34 @@ def _renamed(
     return "".join(out)
 
 
+def _in_file_unit(extra: str, file_indent: str, step: int) -> str:
+    """Indentation the request adds (``extra``), in the characters the file indents with
+    there: ``step`` spaces of the agent's for each tab of a tab-indented file, a tab of the
+    agent's as ``step`` spaces in a space-indented one. Mixed, a Go or Makefile line would
+    read wrong and a Python one would not run."""
+    if not extra or not file_indent or set(file_indent) == set(extra):
+        return extra
+    if set(file_indent) == {"\t"} and set(extra) == {" "} and len(extra) % step == 0:
+        return "\t" * (len(extra) // step)
+    if set(file_indent) == {" "} and set(extra) == {"\t"}:
+        return " " * (step * len(extra))
+    return extra
+
+
+def _indent_step(*texts: str) -> int:
+    """The agent's indentation step in spaces: the smallest rise from one line to a more
+    indented one in its texts (4 when they show none)."""
+    steps = []
+    for text in texts:
+        widths = [
+            len(line) - len(line.lstrip(" "))
+            for line in text.split("\n")
+            if line.strip() and not line.startswith("\t")
+        ]
+        steps += [b - a for a, b in itertools.pairwise(widths) if b > a]
+    return min(steps, default=4)
+
+
 def _indent_at(text: str, position: int) -> str:
     line_start = text.rfind("\n", 0, position) + 1
     line = text[line_start:]
@@ -697,6 +776,7 @@ def _reindented(
     *,
     starts_line: bool,
     ends_before_token: bool,
+    step: int = 4,
 ) -> str:
     """Lines begun inside ``inserted`` moved from old_string's indentation to the file's.
 
@@ -718,7 +798,8 @@ def _reindented(
         if stripped or (last and ends_before_token):
             if not indent.startswith(quoted_indent):
                 raise CannotCarry("new_string is indented less than old_string's first line")
-            out.append(file_indent + indent[len(quoted_indent) :] + stripped)
+            extra = _in_file_unit(indent[len(quoted_indent) :], file_indent, step)
+            out.append(file_indent + extra + stripped)
         else:
             out.append(line)  # a blank line, or the trailing space after the last token
     return "\n".join(out)
