@@ -308,9 +308,25 @@ class Journal:
                     errno.EPERM, f"the journal folder {folder} belongs to another user"
                 )
         marker = self.directory / "workspace"
-        if not marker.exists():
+        expected = os.fspath(self.root) + "\n"
+        if not marker.exists() or marker.stat().st_size == 0:  # (empty: a crash mid-write)
             with open(marker, "w", encoding="utf-8") as handle:
-                handle.write(os.fspath(self.root) + "\n")
+                handle.write(expected)
+            return
+        # A journal folder copied or moved from another workspace (or a forged one) holds
+        # that workspace's writes: undoing them here would put its bytes into these files.
+        recorded = marker.read_text(encoding="utf-8", errors="replace")
+        if recorded != expected:
+            raise JournalCorrupt(
+                f"The undo journal {self.directory} belongs to another workspace "
+                f"({recorded.strip()!r}, not {os.fspath(self.root)!r}); it is not trusted, and "
+                "nothing was restored or recorded.",
+                path=os.fspath(self.directory),
+                hint=(
+                    f"Move the folder {self.directory} aside to start a new journal for this "
+                    "workspace."
+                ),
+            )
 
     def _segment_paths(self) -> list[Path]:
         """Oldest first: journal.N.jsonl ... journal.1.jsonl, journal.jsonl."""
@@ -349,6 +365,10 @@ class Journal:
                     line = handle.read(end - 1 - start)
             except FileNotFoundError:
                 continue
+            except OSError as error:  # a folder in its place, no permission: not a crash
+                raise JournalError(
+                    f"Could not read the undo journal {segment}: {error.strerror or error}."
+                ) from error
             return _decode(line, segment, 0).seq + 1
         return 1
 
@@ -485,8 +505,8 @@ def _decode(line: bytes, segment: Path, number: int) -> JournalEntry:
         restore = body.get("restore")
         return JournalEntry(
             id=_text(body, "id"),
-            seq=int(body["seq"]),
-            time=float(body["time"]),
+            seq=_whole(body.get("seq"), "seq"),
+            time=_moment(body.get("time")),
             operation=_text(body, "op"),
             path=_text(body, "path"),
             real=_text(body, "real"),
@@ -502,6 +522,22 @@ def _decode(line: bytes, segment: Path, number: int) -> JournalEntry:
         )
     except (ValueError, KeyError, TypeError) as error:
         raise corrupt(str(error)) from error
+
+
+def _whole(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"field {name!r} is not a whole number")
+    return value
+
+
+def _moment(value: Any) -> float:
+    """A time ``datetime`` can show: a forged ``1e300`` or ``Infinity`` (JSON allows it
+    through Python's parser) would crash ``editengine undo --list``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("field 'time' is not a number")
+    if not 0 <= value < 253402300800:  # before year 10000
+        raise ValueError(f"field 'time' is out of range ({value!r})")
+    return float(value)
 
 
 def _optional_int(value: Any, name: str) -> int | None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from editengine.text import to_lf
+
 LINE_FORMAT = "{n:>6}\t{line}"
 
 
@@ -30,16 +32,17 @@ class NumberedText:
 
 
 def split_lines(text: str) -> list[str]:
-    """The file's lines without their endings (``\\n`` or ``\\r\\n``, as for the cascade); a
-    final newline adds no empty line."""
+    """The file's lines without their endings, counted as the cascade counts them (``\\n``,
+    ``\\r\\n`` and a lone ``\\r`` each end a line), so the numbers shown are the ones its
+    errors name; a final line break adds no empty line."""
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text:
         return []
-    lines = text.split("\n")
+    lines = to_lf(text).split("\n")
     if lines[-1] == "":
         lines.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
+    return lines
 
 
 def number_lines(text: str, *, start: int = 1, limit: int | None = None) -> NumberedText:

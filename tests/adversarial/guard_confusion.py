@@ -8,6 +8,9 @@ needed" answer, whether success is reported). Two sources:
 
 - the adversarial corpus (``corpus.json``): good answers are sound corrections, bad answers
   make a change nobody asked for or have the wrong shape;
+- the hand-written corpus (``attack_cases.py``): answers aimed at how the guard carries the
+  edit onto a search; a bad answer whose only fault is layout may be replaced by the
+  requested edit itself ("written as intended");
 - the bundled benchmark's LLM categories (``llm_wrong_identifier``, ``llm_paraphrased``) with
   their scripted answers: good where the case expects success, bad where it expects refusal.
 
@@ -73,6 +76,23 @@ def _verdict(case: EvalCase, ok: bool, after: str | None) -> str:
     return "refused"
 
 
+def attack_rows() -> list[Row]:
+    from attack_cases import BY_NAME, all_answers
+    from attack_runner import run_every
+
+    rows: list[Row] = []
+    for result in run_every(all_answers()):
+        scenario = BY_NAME[result.answer.scenario]
+        if result.after == scenario.expected:
+            verdict = "as_intended"
+        elif result.after != scenario.content or result.error is None:
+            verdict = "otherwise"  # a change, or a success reported for a false "no change"
+        else:
+            verdict = "refused"
+        rows.append((result.answer.good, verdict))
+    return rows
+
+
 def table(title: str, rows: list[Row]) -> str:
     counts = Counter(rows)
     lines = [
@@ -91,6 +111,8 @@ def table(title: str, rows: list[Row]) -> str:
 def main() -> None:
     started = time.perf_counter()
     print(table("Adversarial corpus (tests/adversarial/corpus.json)", corpus_rows()))
+    print()
+    print(table("Hand-written corpus (tests/adversarial/attack_cases.py)", attack_rows()))
     print()
     print(table("Benchmark LLM categories, scripted answers", benchmark_rows()))
     print(f"\n({time.perf_counter() - started:.1f} s)")

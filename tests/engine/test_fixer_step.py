@@ -131,7 +131,13 @@ class WithoutAlreadyApplied:
     def edit(self, content, old_string, new_string, **options):
         result = self.inner.edit(content, old_string, new_string, **options)
         if result.strategy == "already_applied":
-            raise NoMatch("old_string was not found in the file.")
+            from editengine.matching.closest import closest_regions
+
+            # As the cascade's own miss says it: with the places most like old_string.
+            raise NoMatch(
+                "old_string was not found in the file.",
+                closest=closest_regions(content, old_string),
+            )
         return result
 
 
@@ -140,10 +146,23 @@ def test_no_change_accepted_only_when_new_text_is_present(make_engine, write, fa
     path = write("g.py", already)
     answer = Correction(search="", replace="", no_changes_required=True, explanation="already done")
     engine = make_engine(fixer=fake_fixer(answer), cascade=WithoutAlreadyApplied())
-    result = engine.edit("g.py", WRONG_OLD, "    return 'hi ' + name\n")
+    # The place meant reads as new_string, names as the file has them. (new_string being
+    # only *in* it is not enough: "    return 'hi ' + name" alone would ask for the def
+    # line to go, and it is still there.)
+    result = engine.edit("g.py", WRONG_OLD, "def greet(name):\n    return 'hi ' + name\n")
     assert result.no_change and result.corrected_by_fixer
     assert result.fixer_explanation == "already done"
     assert result.summary.startswith("No change: the LLM fixer found the edit already applied")
+    assert path.read_text() == already
+
+
+def test_no_change_refused_when_new_text_is_only_part_of_the_place(make_engine, write, fake_fixer):
+    already = SOURCE.replace("'hello '", "'hi '")
+    path = write("g.py", already)
+    answer = Correction(search="", replace="", no_changes_required=True, explanation="already done")
+    engine = make_engine(fixer=fake_fixer(answer), cascade=WithoutAlreadyApplied())
+    with pytest.raises(NoMatch, match="in place of what old_string quotes"):
+        engine.edit("g.py", WRONG_OLD, "    return 'hi ' + name\n")
     assert path.read_text() == already
 
 

@@ -191,7 +191,8 @@ def test_a_deletion_request_refuses_a_correction_that_adds_code(workspace, tmp_p
         workspace, tmp_path, proposal(search, "def count_items(items):\n    total = 1\n")
     )
 
-    with pytest.raises(NoMatch, match="another edit than the one requested"):
+    # The search quotes two of the three lines the deletion removes: it cannot stand for it.
+    with pytest.raises(NoMatch, match="not the requested one"):
         engine.edit("billing.py", old, "", instruction="Remove count_items().")
 
     assert path.read_text() == BILLING
@@ -209,7 +210,7 @@ def test_the_engine_uses_its_own_guard(workspace, tmp_path, write):
         engine.edit("billing.py", WRONG_OLD, WRONG_NEW, instruction=INSTRUCTION)
 
     assert "pointed elsewhere" not in str(caught.value)
-    assert "another edit than the one requested" in str(caught.value)
+    assert "not the requested one" in str(caught.value)
     assert path.read_text() == LONG
 
 
@@ -237,14 +238,42 @@ def test_inside_a_closest_region_is_related():
 
 @pytest.mark.parametrize(("start", "related"), [(17, True), (18, False), (3, False), (7, True)])
 def test_near_means_within_near_lines_of_a_closest_region(start, related):
-    far_search = "x = compute(0)\n"  # unlike old_string: only the place can make it related
+    # A search as like old_string as the region (not so like that it would do anywhere):
+    # near the region it is related, farther it is not.
+    like_search = "def subtotal(items):\n    total = 0\n"
+    answer = RelatednessGuard(min_search_similarity=0.95).why_misplaced(
+        old_string="def subtotal(lines):\n    result = 0\n",
+        search=like_search,
+        spans=(Region(start, start + 1),),
+        closest=(Region(10, 14, 0.75),),
+    )
+    assert (answer is None) == related
+
+
+@pytest.mark.parametrize("start", [7, 9, 15, 17])
+def test_near_but_unlike_old_string_is_not_related(start):
+    # The line next door is near too: a search unlike old_string there is another place
+    # (READ_TIMEOUT = 30 beside the MAX_RETRIES = 3 meant), however close.
     answer = RelatednessGuard().why_misplaced(
         old_string="def subtotal(lines):\n    result = 0\n",
-        search=far_search,
+        search="x = compute(0)\n",
         spans=(Region(start, start),),
         closest=NEAR,
     )
-    assert (answer is None) == related
+    assert answer is not None and "pointed elsewhere" in answer
+
+
+def test_inside_the_region_meant_a_narrower_search_is_placed_by_the_carry():
+    # Only the line that changes, inside the region: the placement leaves it to the carry.
+    assert (
+        RelatednessGuard().why_misplaced(
+            old_string="def subtotal(lines):\n    result = 0\n",
+            search="x = compute(0)\n",
+            spans=(Region(12, 12),),
+            closest=NEAR,
+        )
+        is None
+    )
 
 
 def test_far_away_but_like_old_string_is_related():

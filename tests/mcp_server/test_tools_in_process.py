@@ -263,3 +263,20 @@ async def test_real_apply_patch_is_undoable(engine: EditEngine) -> None:
     undo = await _call(engine, "undo", {})
     assert not undo.is_error, _text(undo)
     assert (engine.root / "a.txt").read_text() == "one\ntwo\n"
+
+
+async def test_read_numbers_lines_as_the_engine_names_them_in_a_lone_cr_file(
+    engine: EditEngine,
+) -> None:
+    # A lone CR ends a line for the cascade: read must count it too, or the line an error
+    # names ("line 5") is not the line read showed under that number (and raw CRs reach
+    # the client's terminal).
+    (engine.root / "mac.txt").write_bytes(b"a\rb\rc\nd = 1\ne = 2\n")
+    shown = await _call(engine, "read", {"file_path": "mac.txt"})
+    assert shown.content[0].text.split("\n")[4] == "     5\te = 2"
+    assert "\r" not in _text(shown)
+    assert shown.structured_content["total_lines"] == 5
+    refused = await _call(
+        engine, "edit", {"file_path": "mac.txt", "old_string": "e = 3000", "new_string": "x"}
+    )
+    assert refused.is_error and "line 5" in _text(refused) and "     5\te = 2" in _text(refused)

@@ -230,3 +230,68 @@ def test_the_journal_benchmark_prints_its_table(capsys: pytest.CaptureFixture[st
     rows = capsys.readouterr().out.splitlines()
     assert rows[0].startswith("| file | edit, no journal")
     assert rows[2].startswith("| 50 lines |") and rows[2].count("ms") == 3
+
+
+def test_a_journal_folder_from_another_workspace_is_not_trusted(tmp_path: Path) -> None:
+    # The folder of workspace one, copied to where workspace two's journal lives: its
+    # entries match two's file (same bytes), but undoing them would write one's history.
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "a.py").write_text("x = 1\n")
+    one = EditEngine(
+        tmp_path / "one", lock_dir=tmp_path / "locks",
+        journal=Journal(tmp_path / "one", directory=tmp_path / "j"),
+    )  # fmt: skip
+    one.edit("a.py", "x = 1", "x = 2")
+    (tmp_path / "two" / "a.py").write_text("x = 2\n")
+    journal = Journal(tmp_path / "two", directory=tmp_path / "j")
+    assert one.journal is not None
+    journal.directory.parent.mkdir(parents=True, exist_ok=True)
+    os.rename(one.journal.directory, journal.directory)
+    two = EditEngine(tmp_path / "two", lock_dir=tmp_path / "locks", journal=journal)
+
+    with pytest.raises(JournalCorrupt, match="belongs to another workspace"):
+        two.undo()
+    assert (tmp_path / "two" / "a.py").read_text() == "x = 2\n"
+    result = two.edit("a.py", "x = 2", "x = 3")  # the edit is made; the journal refuses it
+    assert any("could not be recorded" in note for note in result.notes)
+
+
+def test_an_unreadable_journal_is_a_note_on_the_edit_not_a_crash(
+    engine: EditEngine, workspace: Path, write: Callable[..., Path]
+) -> None:
+    path = write("a.py", "x = 1\n")
+    engine.edit("a.py", "x = 1", "x = 2")
+    assert engine.journal is not None
+    engine.journal.path.unlink()
+    engine.journal.path.mkdir()  # the segment is a folder now
+
+    result = engine.edit("a.py", "x = 2", "x = 3")
+
+    assert path.read_text() == "x = 3\n"
+    assert any("could not be recorded in the undo journal" in note for note in result.notes)
+
+
+@pytest.mark.parametrize("when", ["1e300", "Infinity", "NaN", "-1", '"soon"', "true"])
+def test_an_entry_whose_time_cannot_be_shown_is_corrupt_not_a_crash_of_list(
+    engine: EditEngine, write: Callable[..., Path], when: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from editengine.cli import main
+
+    write("a.py", "x = 1\n")
+    engine.edit("a.py", "x = 1", "x = 2")
+    assert engine.journal is not None
+    line = engine.journal.path.read_bytes().rstrip(b"\n")
+    text = line.partition(b" ")[2].decode()
+    body = json.loads(text)
+    forged = text.replace(f'"time":{body["time"]}', f'"time":{when}').encode()
+    assert forged != text.encode()
+    engine.journal.path.write_bytes(
+        hashlib.sha256(forged).hexdigest()[:16].encode() + b" " + forged + b"\n"
+    )
+
+    with pytest.raises(JournalCorrupt, match="time"):
+        engine.journal_entries()
+    status = main(["undo", "--list", "--root", str(engine.root), "--journal-dir",
+                   str(engine.journal.base)])  # fmt: skip
+    assert status == 1 and "journal_corrupt" in capsys.readouterr().err

@@ -478,3 +478,100 @@ def test_threads_editing_undoing_and_redoing_at_once_leave_a_journal_that_undoes
         except NothingToUndo:
             break
     assert snapshot(workspace) == start
+
+
+@pytest.mark.parametrize("created", [False, True])
+def test_a_program_ignoring_the_lock_that_writes_during_the_undo_is_not_clobbered(
+    engine: EditEngine,
+    workspace: Path,
+    write: Callable[[str, bytes | str], Path],
+    monkeypatch: pytest.MonkeyPatch,
+    created: bool,
+) -> None:
+    # The file is checked under the lock, then written; another program (which takes no
+    # lock) writes it in between. The undo must see that right before its rename (or its
+    # unlink of a created file) and refuse, leaving the other program's bytes.
+    if created:
+        engine.edit("a.py", "", "x = 2\n")
+    else:
+        write("a.py", "x = 1\n")
+        engine.edit("a.py", "x = 1", "x = 2")
+    path = workspace / "a.py"
+    from editengine.engine import undo as undo_module
+
+    read_under_lock = undo_module._snapshot
+    reads = []
+
+    def read_then_meddle(*args: object, **kwargs: object) -> object:
+        snapshot = read_under_lock(*args, **kwargs)  # type: ignore[arg-type]
+        reads.append(snapshot)
+        if len(reads) == 2:  # the plan's read, then _apply's own read under the lock
+            path.write_text("theirs\n")
+        return snapshot
+
+    monkeypatch.setattr(undo_module, "_snapshot", read_then_meddle)
+
+    with pytest.raises(StaleFile):
+        engine.undo()
+
+    assert path.read_text() == "theirs\n"
+
+
+def _process_editor(root: str, journal_dir: str, lock_dir: str, seed: int) -> None:
+    import contextlib
+    import random
+
+    from editengine.errors import EditError
+
+    engine = EditEngine(root, lock_dir=lock_dir, journal=Journal(root, directory=journal_dir))
+    chance = random.Random(seed)
+    for _ in range(12):
+        name, line = chance.choice("ab"), chance.randrange(8)
+        text = (Path(root) / f"{name}.txt").read_text()
+        old = next(x for x in text.split("\n") if x.startswith(f"{name} line {line}"))
+        # (Refused when an undo in another process changed that line meanwhile.)
+        with contextlib.suppress(EditError):
+            engine.edit(f"{name}.txt", old, old + "+")
+
+
+def _process_undoer(root: str, journal_dir: str, lock_dir: str, seed: int) -> None:
+    import contextlib
+    import random
+
+    from editengine.errors import EditError
+
+    engine = EditEngine(root, lock_dir=lock_dir, journal=Journal(root, directory=journal_dir))
+    chance = random.Random(seed)
+    for _ in range(10):
+        with contextlib.suppress(EditError):
+            (engine.undo if chance.random() < 0.7 else engine.redo)()
+
+
+def test_processes_editing_and_undoing_at_once_leave_a_journal_that_undoes_to_the_start(
+    workspace: Path, journal_dir: Path, tmp_path: Path, write: Callable[..., Path]
+) -> None:
+    import multiprocessing
+
+    for name in ("a", "b"):
+        write(f"{name}.txt", "".join(f"{name} line {i}\n" for i in range(8)))
+    start = snapshot(workspace)
+    context = multiprocessing.get_context("spawn")
+    args = (str(workspace), str(journal_dir), str(tmp_path / "locks"))
+    workers = [context.Process(target=_process_editor, args=(*args, n)) for n in range(2)]
+    workers.append(context.Process(target=_process_undoer, args=(*args, 7)))
+    for process in workers:
+        process.start()
+    for process in workers:
+        process.join(timeout=180)
+        assert process.exitcode == 0  # no process died of an uncaught error
+
+    journal = Journal(workspace, directory=journal_dir)
+    entries = journal.entries()  # every record whole and trusted
+    assert sorted(entry.seq for entry in entries) == list(range(1, len(entries) + 1))
+    engine = EditEngine(workspace, lock_dir=tmp_path / "locks", journal=journal)
+    for _ in range(1000):
+        try:
+            engine.undo()
+        except NothingToUndo:
+            break
+    assert snapshot(workspace) == start

@@ -20,7 +20,9 @@ have, and the correction is refused.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import re
+import unicodedata
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
@@ -29,7 +31,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
-from editengine.text import to_lf
+from editengine.text import to_lf, unescape_once
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _NAME = re.compile(r"[^\W\d]\w*")
@@ -40,6 +42,11 @@ _LITERALS = frozenset({"True", "False", "None", "true", "false", "null", "nil", 
 
 class CannotCarry(Exception):
     """The request cannot be placed on the search mechanically; ``str()`` says why."""
+
+
+class NotQuoted(CannotCarry):
+    """The requested change falls on text of old_string the search does not quote at all:
+    no search text can stand for it, whatever the fixer's replace says."""
 
 
 @dataclass(frozen=True)
@@ -117,11 +124,12 @@ def carry_edit(
     """
     old, new, search = to_lf(old), to_lf(new), to_lf(search)
     o, n, s = Tokens.of(old), Tokens.of(new), Tokens.of(search)
-    requested = hunks(o.words, n.words)
+    requested = _at_line_starts(hunks(o.words, n.words), o, n)
     if not requested:
         raise CannotCarry("the request changes only whitespace")
-    misquote = misquote_hunks(o.words, s.words)
+    misquote = misquote_hunks(o.words, s.words, line_starts=_line_starts(s))
     renames = learned_renames(o.words, s.words, misquote) | (also_renamed or {})
+    _check_quoted(requested, misquote, len(o.words), len(s.words))
     placed = clusters(requested, misquote, len(o.words))
     quoted = Counter(renames.get(w, w) for c in placed for w in o.words[c.old_start : c.old_end])
     for number in sorted({number for c in placed for number in c.misquotes}):
@@ -133,16 +141,192 @@ def carry_edit(
             # Text old_string quotes elsewhere (moved) or misquotes word for word is fine.
             raise CannotCarry("the search has text old_string lacks where the change goes")
     pieces: list[str] = []
+    kept: list[tuple[int, int, int]] = []  # (start, end) in the result, start in the search
+    written = 0
     cursor = 0  # in search's text
     for cluster in placed:
         region_start, region_end, inserted = _spliced(cluster, o, n, s, renames)
         if region_start < cursor:
             raise CannotCarry("two requested changes fall on the same place of the search")
+        kept.append((written, written + region_start - cursor, cursor))
         pieces.append(search[cursor:region_start])
         pieces.append(inserted)
+        written += region_start - cursor + len(inserted)
         cursor = region_end
+    kept.append((written, written + len(search) - cursor, cursor))
     pieces.append(search[cursor:])
-    return "".join(pieces)
+    carried = "".join(pieces)
+    return _indented_as_requested(carried, kept, o, n, s, requested, misquote)
+
+
+def _indented_as_requested(
+    carried: str,
+    kept: Sequence[tuple[int, int, int]],
+    o: Tokens,
+    n: Tokens,
+    s: Tokens,
+    requested: Sequence[Hunk],
+    misquote: Sequence[Hunk],
+) -> str:
+    """``carried`` with each line the request keeps indented as the request indents it.
+
+    Tokens alone do not see a line moved in or out (new_string wrapping three lines in a
+    ``with`` block, or leaving a closing ``);`` where it was): a line of the search kept
+    as it is, or begun by a change's text, would keep the indentation it happens to get.
+    A line whose first token is the search's, and is the first token of a line of
+    old_string and of new_string too, gets the search's indentation of that line moved by
+    what new_string adds to (or takes from) old_string's.
+    """
+    old_to_search = _paired_tokens(misquote, len(o.words), same_size=True)
+    search_to_old = {mine: theirs for theirs, mine in old_to_search.items()}
+    old_to_new = _paired_tokens(requested, len(o.words), same_size=False)
+    step = _indent_step(o.text, n.text)
+    out: list[str] = []
+    line_start = 0
+    for line in carried.split("\n"):
+        body = line.lstrip(" \t")
+        first = line_start + len(line) - len(body)
+        out.append(line)
+        line_start += len(line) + 1
+        if not body:
+            continue
+        at_search = _in_kept(first, kept)
+        if at_search is None:
+            continue
+        index = bisect_left(s.starts, at_search)
+        if index >= len(s.words) or s.starts[index] != at_search:
+            continue
+        old_index = search_to_old.get(index)
+        new_index = old_to_new.get(old_index) if old_index is not None else None
+        if new_index is None or old_index is None:
+            continue
+        heads = (_line_head(s, index), _line_head(o, old_index), _line_head(n, new_index))
+        if any(head is None for head in heads):
+            continue
+        file_indent, quoted_indent, new_indent = (str(head) for head in heads)
+        if new_indent.startswith(quoted_indent):
+            indent = file_indent + _in_file_unit(
+                new_indent[len(quoted_indent) :], file_indent, step
+            )
+        elif quoted_indent.startswith(new_indent) and file_indent.endswith(
+            removed := _in_file_unit(quoted_indent[len(new_indent) :], file_indent, step)
+        ):
+            indent = file_indent[: len(file_indent) - len(removed)]
+        else:
+            continue
+        out[-1] = indent + body
+    return "\n".join(out)
+
+
+def _paired_tokens(changes: Sequence[Hunk], length: int, *, same_size: bool) -> dict[int, int]:
+    """Token index -> index in the other text, for the tokens an alignment keeps (and, with
+    ``same_size``, those a change swaps one for one: a misquoted name)."""
+    pairs: dict[int, int] = {}
+    src = dest = 0
+    for change in changes:
+        while src < change.src_start:
+            pairs[src] = dest
+            src, dest = src + 1, dest + 1
+        size = change.src_end - change.src_start
+        if same_size and size == change.dest_end - change.dest_start:
+            for step in range(size):
+                pairs[change.src_start + step] = change.dest_start + step
+        src, dest = change.src_end, change.dest_end
+    while src < length:
+        pairs[src] = dest
+        src, dest = src + 1, dest + 1
+    return pairs
+
+
+def _in_kept(position: int, kept: Sequence[tuple[int, int, int]]) -> int | None:
+    """Where ``position`` of the carried text stands in the search, if a kept piece has it."""
+    for start, end, search_at in kept:
+        if start <= position < end:
+            return search_at + position - start
+    return None
+
+
+def _line_head(tokens: Tokens, index: int) -> str | None:
+    """The indentation before token ``index`` when it is the first token of its line."""
+    start = tokens.starts[index]
+    line_start = tokens.text.rfind("\n", 0, start) + 1
+    head = tokens.text[line_start:start]
+    return head if not head.strip(" \t") else None
+
+
+def _at_line_starts(found: Sequence[Hunk], o: Tokens, n: Tokens) -> list[Hunk]:
+    """Lines deleted (inserted) whole, where the alignment leaves a choice. Deleting
+    ``impl A {}`` before ``impl B`` can be aligned as deleting ``A {} impl`` after the first
+    ``impl``; the spacing then taken from new_string is the wrong one (a blank line lost)."""
+    out: list[Hunk] = []
+    for number, hunk in enumerate(found):
+        deletes = hunk.dest_start == hunk.dest_end and hunk.src_start < hunk.src_end
+        inserts = hunk.src_start == hunk.src_end and hunk.dest_start < hunk.dest_end
+        if not (deletes or inserts):
+            out.append(hunk)
+            continue
+        side = o if deletes else n
+        start, end = (hunk.src_start, hunk.src_end) if deletes else (hunk.dest_start, hunk.dest_end)
+        low = out[-1].src_end if deletes and out else out[-1].dest_end if out else 0
+        following = found[number + 1] if number + 1 < len(found) else None
+        high = (
+            (following.src_start if deletes else following.dest_start)
+            if following
+            else len(side.words)
+        )
+        shifts = [0]
+        step = 0
+        while start + step > low and side.words[start + step - 1] == side.words[end + step - 1]:
+            step -= 1
+            shifts.append(step)
+        step = 0
+        while end + step < high and side.words[start + step] == side.words[end + step]:
+            step += 1
+            shifts.append(step)
+        chosen = next(
+            (shift for shift in shifts if _starts_line(side, start + shift)),
+            0,
+        )
+        out.append(
+            Hunk(
+                hunk.src_start + chosen,
+                hunk.src_end + chosen,
+                hunk.dest_start + chosen,
+                hunk.dest_end + chosen,
+            )
+        )
+    return out
+
+
+def _starts_line(tokens: Tokens, index: int) -> bool:
+    return "\n" in tokens.text[tokens.gap_start(index) : tokens.gap_end(index)]
+
+
+def _check_quoted(
+    requested: Sequence[Hunk], misquote: Sequence[Hunk], old_len: int, search_len: int
+) -> None:
+    """:class:`NotQuoted` when a requested change touches the text old_string quotes before
+    (or after) all that the search quotes. Placed at the search's edge, it would land on
+    other text: a ``with`` meant to wrap four lines wrapping the last two, which the search
+    narrowed to."""
+    lead, trail = 0, old_len
+    if misquote:
+        first, last = misquote[0], misquote[-1]
+        if first.src_start == 0 and first.dest_start == 0:
+            lead = max(0, _size(first, 0) - _size(first, 1))
+        if last.src_end == old_len and last.dest_end == search_len:
+            trail = old_len - max(0, _size(last, 0) - _size(last, 1))
+    for hunk in requested:
+        if (
+            hunk.src_start < lead
+            or hunk.src_end > trail
+            or (hunk.src_start == hunk.src_end and hunk.src_start > trail)
+        ):
+            raise NotQuoted("the requested change falls on old_string text the search leaves out")
+
+
+def _size(hunk: Hunk, side: int) -> int:
+    return hunk.src_end - hunk.src_start if side == 0 else hunk.dest_end - hunk.dest_start
 
 
 def _spliced(
@@ -184,6 +368,7 @@ def _spliced(
         _indent_at(s.text, region_start),
         starts_line=cluster.new_start == 0 and not cut_start,
         ends_before_token=cluster.new_end < len(n.words) and not cut_end,
+        step=_indent_step(o.text, n.text),
     )
     return region_start, region_end, inserted
 
@@ -316,7 +501,49 @@ def _touches(start: int, end: int, change: Hunk, old_len: int) -> bool:
     return at == start and 0 < at < old_len
 
 
-def misquote_hunks(old: Sequence[str], search: Sequence[str]) -> list[Hunk]:
+def _line_starts(tokens: Tokens) -> list[int]:
+    """Indices of the tokens that begin a line (after the first)."""
+    return [i for i in range(1, len(tokens.words)) if _starts_line(tokens, i)]
+
+
+def _without_context(
+    old: Sequence[str], search: Sequence[str], found: list[Hunk], line_starts: Sequence[int]
+) -> list[Hunk]:
+    """``found``, or the alignment of old_string with the run of the search's lines most like
+    it (up to three whole lines the search quotes before, or after, left outside as
+    context), when that run is more like old_string than the whole search is. Heavily
+    misquoted, old_string's ``(`` and ``)`` would otherwise pair with those of a context
+    line (``Run(cfg Config)`` above the lines meant)."""
+    codes: dict[str, str] = {}
+    old_code = "".join(_code(word, codes) for word in old)
+    search_code = "".join(_code(word, codes) for word in search)
+    starts = [0, *line_starts[:3]]
+    ends = [*line_starts[-3:], len(search)]
+    best_score = Indel.normalized_similarity(old_code, search_code)
+    best_window: tuple[int, int] | None = None
+    for start in starts:
+        for end in ends:
+            if end <= start or (start, end) == (0, len(search)):
+                continue
+            score = Indel.normalized_similarity(old_code, search_code[start:end])
+            if score > best_score:
+                best_score, best_window = score, (start, end)
+    if best_window is None:
+        return found
+    start, end = best_window
+    window = [Hunk(0, 0, 0, start)] if start else []
+    window += [
+        Hunk(h.src_start, h.src_end, h.dest_start + start, h.dest_end + start)
+        for h in hunks(old, search[start:end])
+    ]
+    if end < len(search):
+        window.append(Hunk(len(old), len(old), end, len(search)))
+    return window
+
+
+def misquote_hunks(
+    old: Sequence[str], search: Sequence[str], *, line_starts: Sequence[int] = ()
+) -> list[Hunk]:
     """How old_string's tokens became the search's.
 
     When the search quotes less than old_string, a global alignment may pair a token of the
@@ -324,7 +551,11 @@ def misquote_hunks(old: Sequence[str], search: Sequence[str]) -> list[Hunk]:
     meant); the stretch of old_string most like the search (a partial alignment) is tried
     too, and kept when it pairs as many tokens, give or take one, in fewer hunks.
     """
-    found = edges_split(hunks(old, search), len(old), len(search))
+    found = edges_split(_slid_to_edges(hunks(old, search), old, search), len(old), len(search))
+    if line_starts and len(search) > len(old):
+        found = edges_split(
+            _without_context(old, search, found, line_starts), len(old), len(search)
+        )
     if not search or len(search) >= len(old):
         return found
     codes: dict[str, str] = {}
@@ -348,6 +579,41 @@ def misquote_hunks(old: Sequence[str], search: Sequence[str]) -> list[Hunk]:
     ):
         return windowed
     return found
+
+
+def _slid_to_edges(found: Sequence[Hunk], old: Sequence[str], search: Sequence[str]) -> list[Hunk]:
+    """``found`` with context the search quotes past old_string's end (or before its start)
+    kept at that edge. A longest-common-subsequence alignment may pair old_string's last
+    tokens (``" ,``) with the like tokens ending the extra line instead, which puts the
+    extra line *inside* old_string and the requested insertion after it."""
+    out = list(found)
+    if out:
+        last = out[-1]
+        tail = list(old[last.src_end :])  # what old_string ends with, paired as it is
+        # (Text inserted before all of old_string is context before it: left there.)
+        before_all = last.src_start == last.src_end == 0
+        if tail and not before_all and len(search) - last.dest_end == len(tail):
+            # The same tail earlier in the hunk's search text (a replacement keeps at least
+            # one token of its own): the rest of the search after it is the extra context.
+            for at in range(last.dest_start + (last.src_start < last.src_end), last.dest_end):
+                if list(search[at : at + len(tail)]) == tail:
+                    out[-1:] = [
+                        Hunk(last.src_start, last.src_end, last.dest_start, at),
+                        Hunk(len(old), len(old), at + len(tail), len(search)),
+                    ]
+                    break
+    if out:
+        first = out[0]
+        lead = first.src_start
+        if (
+            first.src_start == first.src_end
+            and 0 < lead == first.dest_start
+            and lead < len(old)  # text inserted after all of old_string is context after it
+            and first.dest_end - lead >= first.dest_start
+            and list(search[first.dest_end - lead : first.dest_end]) == list(old[:lead])
+        ):
+            out[0] = Hunk(0, 0, 0, first.dest_end - lead)
+    return out
 
 
 def _code(word: str, codes: dict[str, str]) -> str:
@@ -425,7 +691,7 @@ def learned_renames(
             else:
                 continue
         for word, renamed in zip(mine, theirs):
-            if not (_is_name(word) and _is_name(renamed)):
+            if not (_is_name(word) and _is_name(renamed)) or _respelled(word, renamed):
                 continue
             if pairs.setdefault(word, renamed) != renamed:
                 doubtful.add(word)
@@ -433,6 +699,18 @@ def learned_renames(
     kept = {word for i, word in enumerate(old) if i not in changed}
     left_alone = doubtful | kept
     return {mine: theirs for mine, theirs in pairs.items() if mine not in left_alone}
+
+
+def _respelled(word: str, other: str) -> bool:
+    """The same word typed without its accents or in another case (``a`` for ``à``): a
+    slip of that one spelling, not another name. Carried as a rename it would respell every
+    such word the request inserts (``Hola a todos`` -> ``Hola à todos``)."""
+    return word != other and _letters(word) == _letters(other)
+
+
+def _letters(word: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(char for char in decomposed if not unicodedata.combining(char)).casefold()
 
 
 def _is_name(word: str) -> bool:
@@ -457,6 +735,34 @@ def _renamed(
     return "".join(out)
 
 
+def _in_file_unit(extra: str, file_indent: str, step: int) -> str:
+    """Indentation the request adds (``extra``), in the characters the file indents with
+    there: ``step`` spaces of the agent's for each tab of a tab-indented file, a tab of the
+    agent's as ``step`` spaces in a space-indented one. Mixed, a Go or Makefile line would
+    read wrong and a Python one would not run."""
+    if not extra or not file_indent or set(file_indent) == set(extra):
+        return extra
+    if set(file_indent) == {"\t"} and set(extra) == {" "} and len(extra) % step == 0:
+        return "\t" * (len(extra) // step)
+    if set(file_indent) == {" "} and set(extra) == {"\t"}:
+        return " " * (step * len(extra))
+    return extra
+
+
+def _indent_step(*texts: str) -> int:
+    """The agent's indentation step in spaces: the smallest rise from one line to a more
+    indented one in its texts (4 when they show none)."""
+    steps = []
+    for text in texts:
+        widths = [
+            len(line) - len(line.lstrip(" "))
+            for line in text.split("\n")
+            if line.strip() and not line.startswith("\t")
+        ]
+        steps += [b - a for a, b in itertools.pairwise(widths) if b > a]
+    return min(steps, default=4)
+
+
 def _indent_at(text: str, position: int) -> str:
     line_start = text.rfind("\n", 0, position) + 1
     line = text[line_start:]
@@ -470,6 +776,7 @@ def _reindented(
     *,
     starts_line: bool,
     ends_before_token: bool,
+    step: int = 4,
 ) -> str:
     """Lines begun inside ``inserted`` moved from old_string's indentation to the file's.
 
@@ -491,7 +798,8 @@ def _reindented(
         if stripped or (last and ends_before_token):
             if not indent.startswith(quoted_indent):
                 raise CannotCarry("new_string is indented less than old_string's first line")
-            out.append(file_indent + indent[len(quoted_indent) :] + stripped)
+            extra = _in_file_unit(indent[len(quoted_indent) :], file_indent, step)
+            out.append(file_indent + extra + stripped)
         else:
             out.append(line)  # a blank line, or the trailing space after the last token
     return "\n".join(out)
@@ -531,7 +839,11 @@ def replacement_to_write(
     try:
         carried = carry_edit(old, new, search)
     except CannotCarry as cannot:
-        if same_hunks(old, new, search, replace) and edges_kept:
+        if (
+            not isinstance(cannot, NotQuoted)
+            and same_hunks(old, new, search, replace)
+            and edges_kept
+        ):
             return replace
         raise NotTheRequestedEdit(
             f"its edit is not the requested one, and the request cannot be carried onto its "
@@ -543,6 +855,8 @@ def replacement_to_write(
             with contextlib.suppress(CannotCarry):  # then the mismatch below says why
                 carried = carry_edit(old, new, search, also_renamed=renames)
     if not same_tokens(carried, replace):
+        carried = _unescaped_carry(old, new, search, replace) or carried
+    if not same_tokens(carried, replace):
         raise NotTheRequestedEdit(
             "its replacement makes another edit than the one requested: "
             + describe_difference(carried, replace)
@@ -550,18 +864,32 @@ def replacement_to_write(
     return _layout_of(replace, carried)
 
 
+def _unescaped_carry(old: str, new: str, search: str, replace: str) -> str | None:
+    """The request with one level of escaping undone, carried onto the search, when the
+    agent escaped what the file does not (``\\"`` for ``"``: old_string has backslashes,
+    the search none) and the fixer's replace agrees with it. new_string was escaped the
+    same way, so its inserted text is unescaped too."""
+    if "\\" not in old or "\\" in search:
+        return None
+    old_plain, new_plain = unescape_once(old), unescape_once(new)
+    if old_plain == old:
+        return None
+    try:
+        carried = carry_edit(old_plain, new_plain, search)
+    except CannotCarry:
+        return None
+    return carried if same_tokens(carried, replace) else None
+
+
 def _layout_of(replace: str, carried: str) -> str:
-    """The fixer's own text when it lays the lines out as the carried edit does (bar blank
-    lines and trailing spaces, with the same space before the first token and the same line
-    breaks after the last), else the carried edit: a re-indented line, harmless to a token
-    comparison, can move a Python statement out of its block, and a dropped final newline
-    joins two lines of the file."""
+    """The carried edit, unless the fixer's text is the very same (line endings aside).
 
-    def lines(text: str) -> list[str]:
-        return [line.rstrip() for line in to_lf(text).split("\n") if line.strip()]
-
-    same = lines(replace) == lines(carried) and _edges(replace) == _edges(carried)
-    return replace if same else carried
+    A layout difference is never the model's to make: a re-indented line can move a Python
+    statement out of its block, a dropped final newline joins two lines, and blank lines
+    and trailing spaces are content in Markdown, YAML block scalars and string literals
+    (a paragraph joined, a hard line break lost, a signature delimiter ``"-- "`` broken).
+    """
+    return replace if to_lf(replace) == to_lf(carried) else carried
 
 
 def _lines_changed(before: str, after: str) -> int:

@@ -199,7 +199,7 @@ def _not_applied_where_meant(guard: RelatednessGuard, closest: tuple[Region, ...
     where = f" ({meant})" if meant else ""
     return (
         "it said no change was needed, but new_string is not in the file where old_string "
-        f"most nearly is{where}"
+        f"most nearly is{where}, in place of what old_string quotes"
     )
 
 

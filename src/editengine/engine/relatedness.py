@@ -16,7 +16,8 @@ A correction is accepted only when both hold:
    or added line, or change elsewhere in a widened search is a refusal.
 2. **Where**: its match lies in or within ``near_lines`` lines of one of the regions the
    cascade found most like old_string (``NoMatch.closest``, those no more than
-   ``closer_margin`` less similar than the best), *or* its search text is at
+   ``closer_margin`` less similar than the best) and some run of its lines is as like
+   old_string as that best region (give or take ``closer_margin``), *or* its search text is at
    least ``min_search_similarity`` similar to old_string (whitespace-normalised) and not
    clearly less like it (by more than ``closer_margin``) than the region the cascade found
    most like it: a correction that passes over a better-matching region for a worse one
@@ -33,7 +34,13 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Indel
 
-from editengine.engine.edit_equivalence import NotTheRequestedEdit, replacement_to_write
+from editengine.engine.edit_equivalence import (
+    CannotCarry,
+    NotTheRequestedEdit,
+    carry_edit,
+    replacement_to_write,
+    same_tokens,
+)
 from editengine.errors import BadRequest, Region
 from editengine.text import to_lf
 
@@ -151,7 +158,9 @@ class RelatednessGuard:
         regions most like old_string, or a place of the fixer's ``search`` that is like
         old_string and passes the placement check. new_string elsewhere in the file says
         nothing about this place
-        (``retries = 5`` in ``b()`` when the agent meant ``retries = 3`` in ``a()``)."""
+        (``retries = 5`` in ``b()`` when the agent meant ``retries = 3`` in ``a()``). And
+        the request, carried onto that place, must change none of its tokens: new_string
+        merely *in* it is not the edit done (see :func:`_nothing_left_to_do`)."""
         wanted = to_lf(new_string)
         if not wanted.strip():
             return False  # a deletion is never "already applied"
@@ -170,8 +179,12 @@ class RelatednessGuard:
                 is None
             ):
                 meant.extend(places)
+        lines = text.split("\n")
         return any(
-            _overlap(place, region) for place in occurrences(text, wanted) for region in meant
+            _overlap(place, region)
+            and _nothing_left_to_do(old_string, new_string, _lines_of(lines, place, region))
+            for place in occurrences(text, wanted)
+            for region in meant
         )
 
     def _placement_problem(
@@ -183,9 +196,19 @@ class RelatednessGuard:
             for region in closest
             if best is not None and region.similarity >= best.similarity - self.closer_margin
         ]
-        if spans and contenders and all(self._near_any(span, contenders) for span in spans):
-            return None
         similarity = search_similarity(old, search)
+        if spans and contenders and all(self._near_any(span, contenders) for span in spans):
+            # Near is not enough: the next line over (``READ_TIMEOUT = 30`` beside the
+            # ``MAX_RETRIES = 3`` meant) is near too, and the carried edit would rename its
+            # way onto it. A search inside the place meant is fine (the carry places the
+            # edit within it, or refuses); one that reaches outside it must have a stretch
+            # about as like old_string as that place, the rest being context.
+            if all(any(_within(span, region) for region in contenders) for span in spans):
+                return None
+            core = core_similarity(old, search)
+            if best is None or core >= best.similarity - self.closer_margin:
+                return None
+            similarity = core
         where = ", ".join(_lines(span) for span in spans) or "a place it does not say"
         if similarity >= self.min_search_similarity:
             if best is None or similarity >= best.similarity - self.closer_margin:
@@ -236,6 +259,27 @@ def _word_around(text: str, index: int) -> str:
     return text[start:end][:40]
 
 
+def _lines_of(lines: Sequence[str], a: Region, b: Region) -> str:
+    """The file's text of the lines ``a`` and ``b`` span together."""
+    first, last = min(a.start_line, b.start_line), max(a.end_line, b.end_line)
+    return "\n".join(lines[first - 1 : last])
+
+
+def _nothing_left_to_do(old: str, new: str, place: str) -> bool:
+    """The request, carried onto the place meant, changes none of its tokens: new_string is
+    not merely *in* it (deleting ``beta = 1`` above ``count = 2`` leaves ``count = 2`` in
+    the place, and the line still to delete beside it)."""
+    try:
+        carried = carry_edit(old, new, place)
+    except CannotCarry:
+        return False
+    return same_tokens(carried, place)
+
+
+def _within(inner: Region, outer: Region) -> bool:
+    return outer.start_line <= inner.start_line and inner.end_line <= outer.end_line
+
+
 def _overlap(a: Region, b: Region) -> bool:
     return a.start_line <= b.end_line and b.start_line <= a.end_line
 
@@ -243,6 +287,25 @@ def _overlap(a: Region, b: Region) -> bool:
 def search_similarity(old: str, search: str) -> float:
     """Indel similarity of whitespace-normalised texts, in [0, 1]."""
     return float(Indel.normalized_similarity(_spaced(old), _spaced(search)))
+
+
+def core_similarity(old: str, search: str) -> float:
+    """How like old_string the run of the search's whole lines most like it is (about as
+    many lines as old_string has: a search may quote a line or two of context around the
+    text meant, or the whole file). Scored as the cascade scores its closest regions (the
+    stripped lines, compared as one text), so the two compare."""
+    keys, lines = _line_keys(old), _line_keys(search)
+    wanted = "\n".join(keys)
+    best = search_similarity(old, search)
+    for size in range(max(1, len(keys) - 2), min(len(lines), len(keys) + 2) + 1):
+        for start in range(len(lines) - size + 1):
+            window = "\n".join(lines[start : start + size])
+            best = max(best, float(Indel.normalized_similarity(wanted, window)))
+    return best
+
+
+def _line_keys(text: str) -> list[str]:
+    return [line.strip() for line in to_lf(text).strip("\n").split("\n")]
 
 
 def _spaced(text: str) -> str:

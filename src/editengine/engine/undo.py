@@ -16,7 +16,7 @@ import hashlib
 import logging
 import os
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +30,7 @@ from editengine.errors import (
     StaleFile,
     UnsupportedEncoding,
 )
-from editengine.files import FileSnapshot, MissingFolder, Target
+from editengine.files import AnchoredDir, FileSnapshot, MissingFolder, Target
 from editengine.journal import Journal, JournalEntry
 
 if TYPE_CHECKING:
@@ -389,7 +389,17 @@ def _apply(
         # Another program, ignoring our lock, wrote it since the check.
         raise _stale(entry, current.data if current.exists else None, current.sha256, first=True)
     mode = current.mode if current.exists else entry.mode
-    _write_anchored(engine, target, after, mode=mode, creates=not current.exists)
+
+    def still_before(folder: AnchoredDir, name: str) -> None:
+        # The last check, right before the rename (or unlink), against a program that
+        # ignores our lock and wrote the file since it was read above.
+        now = folder.read(name, display=target.display, max_bytes=_NO_LIMIT)
+        if (now.data if now.exists else None) != before:
+            raise _stale(entry, now.data if now.exists else None, now.sha256, first=True)
+
+    _write_anchored(
+        engine, target, after, mode=mode, creates=not current.exists, check=still_before
+    )
     hash_after = _sha(after)
     tracker = engine.read_tracker
     if tracker is not None:
@@ -421,20 +431,30 @@ def _apply(
 
 
 def _write_anchored(
-    engine: EditEngine, target: Target, data: bytes | None, *, mode: int | None, creates: bool
+    engine: EditEngine,
+    target: Target,
+    data: bytes | None,
+    *,
+    mode: int | None,
+    creates: bool,
+    check: Callable[[AnchoredDir, str], None] | None = None,
 ) -> None:
     """Write (or, for ``None``, delete) the file through the workspace's folder descriptors,
-    as every edit does: a folder swapped for a link meanwhile cannot redirect the restore."""
+    as every edit does: a folder swapped for a link meanwhile cannot redirect the restore.
+    ``check(folder, name)`` runs last, right before the file is replaced or removed."""
     name, parts = engine.files.parts_of(target.real)
     try:
         with engine.files.directory(
             parts, display=target.display, create=creates and data is not None
         ) as folder:
+            last = (lambda: check(folder, name)) if check is not None else None
             if data is None:
+                if last is not None:
+                    last()
                 folder.delete(name, display=target.display)
                 return
             try:
-                folder.write(name, data, display=target.display, mode=mode)
+                folder.write(name, data, display=target.display, mode=mode, before_replace=last)
             except BaseException:
                 folder.remove_created()
                 raise
