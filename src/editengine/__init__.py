@@ -8,7 +8,6 @@ happened and ``editengine.evaluation`` measures it.
 from __future__ import annotations
 
 from editengine._version import __version__
-from editengine.cascade import DEFAULT_CASCADE, Cascade, edit_text
 from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
 from editengine.engine import EditEngine, RelatednessGuard
 from editengine.engine.undo import UndoResult
@@ -45,6 +44,7 @@ from editengine.errors import (
 from editengine.fixer import Correction, Fixer, FixRequest, LLMFixer, make_fixer
 from editengine.journal import Journal
 from editengine.matching import Match, Tier, default_tiers
+from editengine.matching.cascade import DEFAULT_CASCADE, Cascade, edit_text
 from editengine.patch import PatchResult, apply_patch
 from editengine.providers import (
     AnthropicProvider,

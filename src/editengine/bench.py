@@ -26,8 +26,8 @@ from typing import cast
 
 from editengine.bench_real import REAL_SCENARIOS, RealScenario
 from editengine.bench_real import request as real_request
-from editengine.cascade import edit_text
 from editengine.errors import EditError
+from editengine.matching.cascade import edit_text
 
 SIZES = (1_000, 10_000, 100_000)
 TARGETS_MS = {("miss", 10_000): 50.0, ("exact", 100_000): 5.0}

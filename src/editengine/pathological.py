@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
-from editengine.cascade import edit_text
 from editengine.errors import EditError, FileNotFound
+from editengine.matching.cascade import edit_text
 
 SIZES = (100_000, 400_000, 1_600_000)
 # The bound every case must keep at 400 KB (issue 15): an edit holds the file's lock.

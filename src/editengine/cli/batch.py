@@ -7,9 +7,9 @@ import sys
 import time
 from typing import IO, Any
 
-from editengine.cascade import edit_text
 from editengine.cli._io import boolean, json_line, parse_json
 from editengine.errors import BadRequest, EditError
+from editengine.matching.cascade import edit_text
 
 _FIELDS = {
     "content": str,

@@ -24,7 +24,6 @@ from dataclasses import replace
 from typing import Any, Protocol, cast
 
 from editengine import tools as _tools
-from editengine.cascade import AUTO, DEFAULT_CASCADE
 from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
 from editengine.engine import fixing
 from editengine.engine import undo as _undo
@@ -78,6 +77,7 @@ from editengine.files import (
 from editengine.files.locking import DEFAULT_LOCK_TIMEOUT
 from editengine.fixer.protocol import Correction, Fixer
 from editengine.journal import Journal, JournalEntry
+from editengine.matching.cascade import AUTO, DEFAULT_CASCADE
 from editengine.patch import PatchResult
 from editengine.read_tracker import ReadTracker
 from editengine.results import TextEdit, TierAttempt

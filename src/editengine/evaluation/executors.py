@@ -29,12 +29,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import IO, Any, Protocol
 
-from editengine.cascade import DEFAULT_CASCADE, Cascade, edit_text
 from editengine.errors import EditError, EngineCommandFailed, EvaluationError
 from editengine.evaluation.dataset import EvalCase
 from editengine.evaluation.engine_executor import EngineExecutor
 from editengine.evaluation.llm import check_combination, fixer_source, parse_llm
 from editengine.evaluation.scoring import CaseResult
+from editengine.matching.cascade import DEFAULT_CASCADE, Cascade, edit_text
 
 
 class CaseExecutor(Protocol):

@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from editengine.cascade import edit_text
 from editengine.errors import EditError
 from editengine.evaluation.dataset import EvalCase
 from editengine.evaluation.scoring import CaseResult, Outcome, score
+from editengine.matching.cascade import edit_text
 from editengine.patch import FORMATS, apply_patch
 
 EDIT = "edit"

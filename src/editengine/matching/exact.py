@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from editengine import search
+from editengine.matching import search
 from editengine.matching.base import Match
 
 

@@ -19,7 +19,7 @@ from operator import add
 
 from rapidfuzz.distance import Indel
 
-from editengine import search
+from editengine.matching import search
 from editengine.matching.base import Match
 from editengine.text import indent_width, leading_whitespace
 

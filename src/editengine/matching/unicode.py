@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from rapidfuzz.distance import Indel
 
-from editengine import search
+from editengine.matching import search
 from editengine.matching.base import Match
 from editengine.matching.lines import (
     LineBlock,

@@ -169,7 +169,7 @@ def apply_operations(
     the file, the hunk and its patch line; ``files`` is never modified.
     """
     if cascade is None:
-        from editengine.cascade import DEFAULT_CASCADE
+        from editengine.matching.cascade import DEFAULT_CASCADE
 
         cascade = DEFAULT_CASCADE
     run = _Run(files, cascade, fix, ordered=patch.format in _ORDERED_FORMATS)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from editengine.cascade import Cascade
 from editengine.matching.base import Match
+from editengine.matching.cascade import Cascade
 
 
 class WholeLines:

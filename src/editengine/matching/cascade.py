@@ -12,9 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from editengine import applied, quotes, verdicts
 from editengine.errors import BadRequest, EditError, Region
-from editengine.matching import default_tiers
+from editengine.matching import already_applied, default_tiers, quotes, refusals
 from editengine.matching.base import DoubtfulMatch, Match, Tier
 from editengine.matching.elision import refuse_invented_markers
 from editengine.results import TextEdit, TierAttempt
@@ -212,9 +211,9 @@ class _Pass:
 
     def run(self, tiers: Sequence[Tier]) -> TextEdit:
         refuse_invented_markers(self.old, self.new)
-        around = applied.wraps_every_quote(self.source, self.old, self.new)
+        around = already_applied.wraps_every_quote(self.source, self.old, self.new)
         if around:
-            return applied.no_op(self.source, around, self.lines, (), old_is_inside=True)
+            return already_applied.no_op(self.source, around, self.lines, (), old_is_inside=True)
         for tier in tiers:
             edit = self._try(tier)
             if edit is not None:
@@ -222,10 +221,10 @@ class _Pass:
 
         trace = tuple(self.trace)
         wanted = None if self.request.replace_all else self.request.expected_replacements or 1
-        left = applied.left_after_a_miss(self.source, self.old, self.new, wanted)
+        left = already_applied.left_after_a_miss(self.source, self.old, self.new, wanted)
         if left:
-            return applied.no_op(self.source, left, self.lines, trace, old_is_inside=False)
-        raise verdicts.no_match(self.source.text, self.old, trace)
+            return already_applied.no_op(self.source, left, self.lines, trace, old_is_inside=False)
+        raise refusals.no_match(self.source.text, self.old, trace)
 
     def _try(self, tier: Tier) -> TextEdit | None:
         """The edit when ``tier`` decides; ``None`` to go on to the next tier."""
@@ -262,27 +261,27 @@ class _Pass:
         proof either way while new_string already stands elsewhere: that is refused.
         """
         text = self.source.text
-        inside = applied.holding_every_quote(run.tier, text, self.old, self.new, found)
+        inside = already_applied.holding_every_quote(run.tier, text, self.old, self.new, found)
         if inside:
             self.trace.append(run.attempt("matched"))
             trace = tuple(self.trace)
-            return applied.no_op(self.source, inside, self.lines, trace, old_is_inside=True)
-        if not applied.may_be_a_retry(self.old, self.new):
+            return already_applied.no_op(self.source, inside, self.lines, trace, old_is_inside=True)
+        if not already_applied.may_be_a_retry(self.old, self.new):
             return None
         if run.tier.fuzzy:
-            standing = applied.where_new_stands(self.source, self.new)
+            standing = already_applied.where_new_stands(self.source, self.new)
         elif run.tier.name == "exact":
             return None  # the quote stands verbatim: the edit is to make
         else:
             # A quote found only at another depth than it was quoted, while new_string
             # stands verbatim: the copy quoted was edited, this is a copy like it.
-            standing = applied.verbatim_elsewhere(self.source, self.old, self.new, found)
+            standing = already_applied.verbatim_elsewhere(self.source, self.old, self.new, found)
         if standing is None or any(
             match.start <= standing.start and standing.end <= match.end for match in found
         ):
             return None  # new_string stands nowhere, or inside the quote: a deletion
         self.trace.append(run.attempt("ambiguous"))
-        raise verdicts.made_before_or_meant_here(
+        raise refusals.made_before_or_meant_here(
             run.tier.name, self._regions(found), self._regions([standing])[0], tuple(self.trace)
         )
 
@@ -297,7 +296,7 @@ class _Pass:
         cut = cut_places(self.source.text, self.old)
         if cut:
             self.trace.append(run.attempt("ambiguous"))
-            raise verdicts.partial_count(
+            raise refusals.partial_count(
                 run.tier.name, self._regions(found), self._regions(cut), tuple(self.trace)
             )
 
@@ -326,7 +325,7 @@ class _Pass:
 
     def _near_tie(self, run: _TierRun, ranked: list[Match]) -> None:
         self.trace.append(run.attempt("ambiguous"))
-        raise verdicts.near_tie(run.tier.name, self._regions(ranked[:5]), tuple(self.trace))
+        raise refusals.near_tie(run.tier.name, self._regions(ranked[:5]), tuple(self.trace))
 
     def _counted(self, run: _TierRun, found: list[Match]) -> list[Match]:
         """The places to edit under the count rules; raises when they do not hold."""
@@ -348,8 +347,8 @@ class _Pass:
         self.trace.append(run.attempt("ambiguous", len(found)))
         regions, trace = self._regions(found), tuple(self.trace)
         if expected is None or overlapping:
-            raise verdicts.ambiguous(run.tier.name, regions, trace)
-        raise verdicts.count_mismatch(run.tier.name, expected, regions, trace)
+            raise refusals.ambiguous(run.tier.name, regions, trace)
+        raise refusals.count_mismatch(run.tier.name, expected, regions, trace)
 
     def _regions(self, matches: Sequence[Match]) -> tuple[Region, ...]:
         return tuple(

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 from rapidfuzz.distance import Indel
 
-from editengine import search
 from editengine.errors import Region
+from editengine.matching import search
 from editengine.matching.base import Match, Tier
 from editengine.matching.exact import ExactTier
 from editengine.matching.trimmed import BoundaryTrimTier, LineTrimmedTier
