@@ -8,7 +8,7 @@ happened and ``editengine.evaluation`` measures it.
 from __future__ import annotations
 
 from editengine._version import __version__
-from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
+from editengine.edits import ConfirmRequest, Decision, EditSpec
 from editengine.engine import EditEngine, RelatednessGuard
 from editengine.engine.undo import UndoResult
 from editengine.errors import (
@@ -56,7 +56,7 @@ from editengine.providers import (
     ScriptedProvider,
 )
 from editengine.read_tracker import ReadTracker
-from editengine.results import Region, TextEdit, TierAttempt
+from editengine.results import EditResult, Region, TextEdit, TierAttempt
 from editengine.telemetry import JsonlSink, MemorySink, Telemetry
 
 __all__ = [

@@ -1,11 +1,12 @@
-"""Value objects of file edits: what is asked (:class:`EditSpec`), what happened
-(:class:`EditResult`), and the approval hand-shake (:class:`ConfirmRequest`, :class:`Decision`).
+"""Value objects of file edits: what is asked (:class:`EditSpec`) and the approval
+hand-shake (:class:`ConfirmRequest`, :class:`Decision`). What happened is a result
+(:class:`~editengine.results.EditResult`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from editengine.errors import BadRequest
@@ -98,54 +99,6 @@ class EditSpec:
             match_mode=args.get("match_mode") or "auto",
             instruction=args.get("instruction"),
         )
-
-
-@dataclass(frozen=True)
-class EditResult:
-    """What an edit did (or, for a dry run, would do).
-
-    ``file_path`` is workspace-relative POSIX; ``absolute_path`` the path as the caller named
-    it (a symlink stays the link). ``hash_before``/``hash_after`` are sha256 hex digests of the
-    bytes on disk (``None`` for a file that did not exist / for a dry run). ``notes`` are
-    sentences an agent should read (a correction checked against a changed file, ...).
-    """
-
-    summary: str
-    file_path: str
-    absolute_path: str
-    replacements: int
-    strategy: str
-    diff: str
-    additions: int
-    deletions: int
-    hash_before: str | None
-    hash_after: str | None
-    no_change: bool = False
-    dry_run: bool = False
-    created: bool = False
-    corrected_by_fixer: bool = False
-    fixer_explanation: str | None = None
-    modified_by_user: bool = False
-    notes: tuple[str, ...] = ()
-    edit_id: str = ""
-    old_text: str = field(default="", repr=False, compare=False)
-    new_text: str = field(default="", repr=False, compare=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready fields (file contents left out; see :meth:`to_acp`)."""
-        data = asdict(self)
-        del data["old_text"], data["new_text"]
-        data["notes"] = list(self.notes)
-        return data
-
-    def to_acp(self) -> dict[str, Any]:
-        """The Agent Client Protocol ``diff`` tool-call content for this edit."""
-        return {
-            "type": "diff",
-            "path": self.absolute_path,
-            "oldText": self.old_text if not self.created else None,
-            "newText": self.new_text,
-        }
 
 
 @dataclass(frozen=True)

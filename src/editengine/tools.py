@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from editengine._resources import prompt_text
-from editengine.edits import EditResult, EditSpec, canonical_arguments
+from editengine.edits import EditSpec, canonical_arguments
 from editengine.errors import BadRequest, EditError, MultiEditFailed, PatchFailed
+from editengine.results import EditResult
 
 EDIT_TOOL = "edit"
 MULTIEDIT_TOOL = "multiedit"

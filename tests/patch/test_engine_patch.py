@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from editengine import EditEngine, EditRejected, PatchFailed, StaleFile, WriteFailed
-from editengine.edits import ConfirmRequest, Decision, EditResult
+from editengine.edits import ConfirmRequest, Decision
 from editengine.engine import patching
 from editengine.errors import PathOutsideWorkspace
 from editengine.files import AnchoredDir
 from editengine.fixer.protocol import Correction, FixRequest
+from editengine.results import EditResult
 from editengine.state import EditState
 
 FILES = {

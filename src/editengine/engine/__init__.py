@@ -9,9 +9,10 @@
 - :mod:`~editengine.engine.callbacks` — observers, ``on_edited`` hooks, sync/async callbacks.
 """
 
-from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
+from editengine.edits import ConfirmRequest, Decision, EditSpec
 from editengine.engine.core import DEFAULT_MAX_FILE_BYTES, EditEngine
 from editengine.engine.relatedness import RelatednessGuard
+from editengine.results import EditResult
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",

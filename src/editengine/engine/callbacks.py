@@ -9,8 +9,8 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from editengine.edits import EditResult
 from editengine.errors import BadRequest
+from editengine.results import EditResult
 from editengine.state import EditObserver, EditState
 
 logger = logging.getLogger("editengine")

@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any, Protocol, cast
 
 from editengine import tools as _tools
-from editengine.edits import ConfirmRequest, Decision, EditResult, EditSpec
+from editengine.edits import ConfirmRequest, Decision, EditSpec
 from editengine.engine import fixing
 from editengine.engine import undo as _undo
 from editengine.engine.callbacks import (
@@ -80,7 +80,7 @@ from editengine.journal import Journal, JournalEntry
 from editengine.matching.cascade import AUTO, DEFAULT_CASCADE
 from editengine.patch import PatchResult
 from editengine.read_tracker import ReadTracker
-from editengine.results import TextEdit, TierAttempt
+from editengine.results import EditResult, TextEdit, TierAttempt
 from editengine.state import EditObserver
 from editengine.telemetry.recorder import Telemetry
 

@@ -27,16 +27,17 @@ from editengine.errors import (
     InvalidCorrection,
     MatchError,
     NoMatch,
-    Region,
 )
 from editengine.files import FileSnapshot, Target
 from editengine.fixer.protocol import Correction, Fixer, FixRequest
+from editengine.results import Region
 from editengine.state import FixerCall, FixerOutcome
 
 logger = logging.getLogger("editengine")
 
-# (text, old_string, new_string) -> the cascade's answer for the job's edit rules
-Match = Callable[[str, str, str], Computed]
+# (text, old_string, new_string) -> the cascade's answer under the job's edit rules. (Not
+# a matching.base.Match: this is the whole cascade run, not one place a tier found.)
+RunCascade = Callable[[str, str, str], Computed]
 MakePlan = Callable[..., Plan]
 
 SYNTHESISED_INSTRUCTION = (
@@ -86,7 +87,7 @@ def check_correction(
     current: FileSnapshot,
     correction: Correction,
     *,
-    match: Match,
+    match: RunCascade,
     make_plan: MakePlan,
     guard: RelatednessGuard | None = None,
 ) -> Plan:

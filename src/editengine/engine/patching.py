@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from editengine.diff import FileDiff, unified_diff
-from editengine.edits import ConfirmRequest, Decision, EditResult
+from editengine.edits import ConfirmRequest, Decision
 from editengine.engine.callbacks import notify, resolve_sync, run_hooks
 from editengine.engine.fixing import SYNTHESISED_INSTRUCTION
 from editengine.errors import (
@@ -41,7 +41,7 @@ from editengine.files import AnchoredDir, FileSnapshot, MissingFolder, Target, s
 from editengine.fixer.protocol import FixRequest
 from editengine.patch import AUTO, FileChange, Hunk, Patch, PatchResult, parse_patch
 from editengine.patch.apply import apply_operations
-from editengine.results import TextEdit
+from editengine.results import EditResult, TextEdit
 from editengine.state import EditState, FixerCall
 from editengine.text import to_lf
 

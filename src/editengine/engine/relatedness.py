@@ -41,7 +41,8 @@ from editengine.engine.edit_equivalence import (
     replacement_to_write,
     same_tokens,
 )
-from editengine.errors import BadRequest, Region
+from editengine.errors import BadRequest
+from editengine.results import Region
 from editengine.text import to_lf
 
 

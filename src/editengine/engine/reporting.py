@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 
 from editengine.diff import FileDiff, unified_diff
-from editengine.edits import EditResult
 from editengine.engine.jobs import Job, Plan
 from editengine.errors import EditError
 from editengine.files import FileSnapshot, Target
+from editengine.results import EditResult
 from editengine.state import EditState
 
 _PAST = {"create": "Created", "rewrite": "Rewrote", "apply": "Applied", "replace": "Replaced"}

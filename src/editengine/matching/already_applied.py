@@ -10,12 +10,11 @@ from collections.abc import Iterator
 
 from rapidfuzz.distance import Indel
 
-from editengine.errors import Region
 from editengine.matching import search
 from editengine.matching.base import Match, Tier
 from editengine.matching.exact import ExactTier
 from editengine.matching.trimmed import BoundaryTrimTier, LineTrimmedTier
-from editengine.results import TextEdit, TierAttempt
+from editengine.results import Region, TextEdit, TierAttempt
 from editengine.text import LineIndex, NormalizedText
 
 

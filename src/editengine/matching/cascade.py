@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from editengine.errors import BadRequest, EditError, Region
+from editengine.errors import BadRequest, EditError
 from editengine.matching import already_applied, default_tiers, quotes, refusals
 from editengine.matching.base import DoubtfulMatch, Match, Tier
 from editengine.matching.elision import refuse_invented_markers
-from editengine.results import TextEdit, TierAttempt
+from editengine.results import Region, TextEdit, TierAttempt
 from editengine.text import LineIndex, NormalizedText, to_lf
 
 AUTO = "auto"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rapidfuzz import fuzz
 
-from editengine.errors import Region
 from editengine.matching.anchor import block_similarity, fuzzy_starts, voted_starts
 from editengine.matching.lines import line_view
+from editengine.results import Region
 
 _SNIPPET_LINES = 12
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from editengine.errors import AmbiguousMatch, CountMismatch, NoMatch, Region
+from editengine.errors import AmbiguousMatch, CountMismatch, NoMatch
 from editengine.matching.closest import closest_regions
-from editengine.results import TierAttempt
+from editengine.results import Region, TierAttempt
 
 _LISTED = 20
 

@@ -39,7 +39,7 @@ from pydantic import BaseModel, Field
 
 from editengine import tools as _tools
 from editengine._resources import prompt_text
-from editengine.edits import ConfirmRequest, Decision, EditResult
+from editengine.edits import ConfirmRequest, Decision
 from editengine.engine import EditEngine
 from editengine.errors import (
     AmbiguousMatch,
@@ -51,6 +51,7 @@ from editengine.errors import (
 )
 from editengine.files import read_snapshot
 from editengine.numbered import format_line, number_lines, split_lines
+from editengine.results import EditResult
 
 logger = logging.getLogger("editengine")
 
