@@ -443,7 +443,7 @@ def _last_newline_end(handle: Any, size: int) -> int:
     while position > 0:
         start = max(0, position - 65536)
         handle.seek(start)
-        chunk = handle.read(position - start)
+        chunk: bytes = handle.read(position - start)
         index = chunk.rfind(b"\n")
         if index != -1:
             return start + index + 1

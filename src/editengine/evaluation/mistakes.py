@@ -15,6 +15,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA
@@ -61,7 +62,7 @@ class Draft:
     def of(cls, quote: Quote, eol: str = "\n") -> Draft:
         return cls(quote.old, quote.new, eol, eol)
 
-    def noted(self, note: str, **changes) -> Draft:
+    def noted(self, note: str, **changes: Any) -> Draft:
         return replace(self, notes=(*self.notes, note), **changes)
 
     def render(self) -> tuple[str, str]:
@@ -528,7 +529,7 @@ def m_markdown_fence(rng: random.Random, draft: Draft, quote: Quote) -> Draft | 
     tag = FENCE_TAGS.get(quote.lang, "") if rng.random() < 0.6 else ""
     opening, closing = f"```{tag}\n", rng.choice(["\n```", "\n```\n"])
     where = rng.choice(["old", "new", "both"])
-    changes: dict = {}
+    changes: dict[str, Any] = {}
     if where in ("old", "both"):
         changes |= {
             "old_before": opening + draft.old_before,

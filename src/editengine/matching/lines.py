@@ -477,8 +477,11 @@ def realign_lines(
         if not line.strip():
             # A blank line the file already has stays as the file has it, whitespace and all.
             kept_blank = pairing.kept_blank.get(index)
-            in_file = kept_blank is not None and kept_blank < len(file_lines)
-            blank = file_lines[kept_blank] if in_file else ""
+            blank = (
+                file_lines[kept_blank]
+                if kept_blank is not None and kept_blank < len(file_lines)
+                else ""
+            )
             out.append(blank if not blank.strip() else "")
             continue
         shift = 0.0 if new_in_file_frame else shifts.get(depth_source(index), common)
@@ -558,7 +561,7 @@ def _model_style(
     return IndentStyle.of([*old_lines, *new_lines], fallback=file_style)
 
 
-class _Shifts(dict):
+class _Shifts(dict[int, float]):
     """old line index -> (file depth - old depth); a missing index gets the nearest known
     (the lower one on a tie)."""
 
@@ -571,11 +574,12 @@ class _Shifts(dict):
         # many blank lines quadratic.
         known = self._sorted()
         at = bisect_left(known, index)
-        below = known[at - 1] if at > 0 else None
-        above = known[at] if at < len(known) else None
-        if above is None or (below is not None and index - below <= above - index):
-            return self[below]
-        return self[above]
+        if at == 0:
+            return self[known[0]]
+        if at == len(known):
+            return self[known[-1]]
+        below, above = known[at - 1], known[at]
+        return self[below] if index - below <= above - index else self[above]
 
     def _sorted(self) -> list[int]:
         cached = self.__dict__.get("_keys")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from editengine.matching.base import Match
@@ -21,7 +22,7 @@ def line_block_matches(
     old: str,
     *,
     key: KeyFunction = strip_key,
-    transform_new=None,
+    transform_new: Callable[[str], str] | None = None,
     fix_line: FixLine | None = None,
 ) -> list[Match]:
     """Every run of whole lines equal to old_string's lines under ``key``, as matches."""
@@ -126,7 +127,9 @@ class BoundaryTrimTier:
         return _substring_matches(content, core.strip(), trim_new)
 
 
-def _substring_matches(content: str, needle: str, transform_new) -> list[Match]:
+def _substring_matches(
+    content: str, needle: str, transform_new: Callable[[str], str]
+) -> list[Match]:
     matches: list[Match] = []
     position = content.find(needle)
     while position != -1:

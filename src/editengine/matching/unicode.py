@@ -76,9 +76,7 @@ class UnicodePunctuationTier:
                     position,
                     end,
                     1.0,
-                    lambda new, region=region: keep_typography(
-                        transform(new), transform(old), region
-                    ),
+                    _keeping_typography(transform, old, region),
                 )
             )
             position = search.find(plain_content, plain_old, end)
@@ -160,3 +158,10 @@ def _common_prefix_length(a: str, b: str) -> int:
         else:
             high = middle - 1
     return low
+
+
+def _keeping_typography(
+    transform: Callable[[str], str], old: str, region: str
+) -> Callable[[str], str]:
+    """new_string's rewrite for one matched region: the region's own typography kept."""
+    return lambda new: keep_typography(transform(new), transform(old), region)

@@ -104,7 +104,8 @@ def _walk_forward(content: str, position: int, tokens: list[str]) -> int | None:
     previous_word = False
     for number, token in enumerate(tokens):
         if number:
-            after_space = _SPACE.match(content, index).end()
+            spaces = _SPACE.match(content, index)
+            after_space = spaces.end() if spaces is not None else index
             if previous_word and _is_word(token[0]) and after_space == index:
                 return None
             index = after_space

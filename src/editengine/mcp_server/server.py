@@ -369,7 +369,7 @@ def _apply_patch_tool(engine: EditEngine) -> Callable[..., Any]:
             text = _required_text(arguments.get("patch"), "apply_patch", "patch")
             form = _optional_text(arguments.get("format"), "format") or "auto"
             note = _optional_text(arguments.get("instruction"), "instruction")
-            apply = engine.apply_patch  # type: ignore[attr-defined]
+            apply = engine.apply_patch
             result = await anyio.to_thread.run_sync(
                 lambda: apply(text, format=form, instruction=note)
             )

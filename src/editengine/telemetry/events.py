@@ -21,7 +21,7 @@ import functools
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, cast
 
 SCHEMA_VERSION = 1
 
@@ -58,7 +58,7 @@ class _Event:
         """The JSON object written by the sinks: ``event`` and ``v`` first."""
         out: dict[str, Any] = {"event": self.event, "v": SCHEMA_VERSION}
         values = self.__dict__
-        for attr, key, opt_in in _layout(type(self)):
+        for attr, key, opt_in in _layout(cast(type, type(self))):
             value = values[attr]
             if value is None and opt_in:
                 continue

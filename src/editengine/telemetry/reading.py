@@ -14,12 +14,15 @@ import os
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Any
+from types import ModuleType
+from typing import IO, Any, cast
 
 from editengine.errors import BadRequest, FileNotFound
 
 try:  # optional accelerator
-    import orjson as _orjson
+    import orjson
+
+    _orjson: ModuleType | None = orjson
 
     JSON_BACKEND = "orjson"
 except ImportError:  # pragma: no cover - depends on the environment
@@ -35,7 +38,8 @@ def line_parser() -> Any:
     """
     if _orjson is not None:
         return _orjson.loads
-    scan_once = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
+    # (typeshed types make_scanner's argument as the scanner class itself, not a decoder)
+    scan_once = json.scanner.make_scanner(cast(Any, json.JSONDecoder()))
     slow = json.loads
 
     def parse(line: bytes) -> Any:
@@ -118,5 +122,5 @@ def open_lines(path: Path) -> IO[bytes]:
     if gzipped:
         # BufferedReader iterates lines in C (GzipFile's readline is slower per line); a
         # modest buffer loses little of a truncated file's last lines.
-        return io.BufferedReader(gzip.GzipFile(path, "rb"), buffer_size=1 << 16)  # type: ignore[arg-type]
+        return io.BufferedReader(gzip.GzipFile(path, "rb"), buffer_size=1 << 16)
     return path.open("rb", buffering=1 << 20)

@@ -12,13 +12,16 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
 from editengine._version import __version__
 from editengine.telemetry.events import Event
 
 try:  # orjson is an optional accelerator; the json module gives the same lines.
-    import orjson as _orjson
+    import orjson
+
+    _orjson: ModuleType | None = orjson
 except ImportError:  # pragma: no cover - depends on the environment
     _orjson = None
 
@@ -26,7 +29,8 @@ except ImportError:  # pragma: no cover - depends on the environment
 def dumps_line(data: dict[str, Any]) -> bytes:
     """One compact JSON Lines record, newline included."""
     if _orjson is not None:
-        return _orjson.dumps(data) + b"\n"
+        encoded: bytes = _orjson.dumps(data)
+        return encoded + b"\n"
     return (json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
 
 
