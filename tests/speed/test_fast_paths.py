@@ -14,11 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
-from editengine import edit_text, search
+from editengine import edit_text
 from editengine.files.suggest import suggest_paths
+from editengine.matching import search
 from editengine.matching.anchor import fuzzy_starts
 from editengine.matching.elision import ElisionTier
-from editengine.matching.lines import LineView, _Shifts, line_opcodes
+from editengine.matching.lines import LineView
+from editengine.matching.realign import NearestShifts, line_opcodes
 from editengine.matching.unicode import UnicodePunctuationTier
 from editengine.matching.whitespace import WhitespaceTier
 from editengine.text import _PUNCTUATION, LineIndex, ascii_punctuation
@@ -111,9 +113,9 @@ def _nearest_reference(shifts: dict[int, float], index: int, default: float) -> 
     asked=st.lists(st.integers(-5, 70), max_size=20),
 )
 def test_nearest_shift_is_the_minimum_distance_one(known, asked):
-    shifts = _Shifts(known)
+    shifts = NearestShifts(known)
     for index in asked:
-        assert shifts.get(index, 9.0) == _nearest_reference(known, index, 9.0)
+        assert shifts.nearest(index, 9.0) == _nearest_reference(known, index, 9.0)
 
 
 # ----------------------------------------------------------------------------- line diff

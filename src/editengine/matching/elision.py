@@ -16,10 +16,10 @@ from editengine.matching.lines import (
     find_line_blocks,
     leading_blanks,
     line_view,
-    realign_lines,
     strip_key,
     trim_blank_lines,
 )
+from editengine.matching.realign import realign_lines
 from editengine.text import indent_width, leading_whitespace
 
 _COMMENT = r"(?:#|//|--|;|/\*+|<!--|\*|%)"

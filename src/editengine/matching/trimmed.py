@@ -7,14 +7,13 @@ from typing import ClassVar
 
 from editengine.matching.base import Match
 from editengine.matching.lines import (
-    FixLine,
-    KeyFunction,
     LineBlock,
     OldLines,
     find_line_blocks,
     line_view,
     strip_key,
 )
+from editengine.matching.realign import FixLine, KeyFunction
 
 
 def line_block_matches(
