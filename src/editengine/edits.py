@@ -48,7 +48,8 @@ def canonical_arguments(
 
 @dataclass(frozen=True)
 class EditSpec:
-    """One search/replace of a multi-edit (also what a single edit is made of)."""
+    """One search/replace request, validated: what the cascade is asked, a single edit is,
+    and each edit of a multi-edit is."""
 
     old_string: str
     new_string: str

@@ -70,6 +70,8 @@ class TextEdit:
     note: str | None = None
     trace: tuple[TierAttempt, ...] = field(default=(), repr=False)
     rewritten_new_string: str | None = field(default=None, repr=False)
+    # How many edits made this text: 1, or a multi-edit's count (the engine's summary).
+    edits: int = field(default=1, repr=False)
 
 
 @dataclass(frozen=True)

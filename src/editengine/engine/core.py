@@ -36,7 +36,6 @@ from editengine.engine.callbacks import (
     run_hooks,
 )
 from editengine.engine.jobs import (
-    Computed,
     Job,
     NeedsFix,
     Plan,
@@ -786,7 +785,7 @@ class EditEngine:
                 hint="Read the file again and redo the edit.",
             )
 
-    def _compute(self, job: Job, text: str) -> Computed:
+    def _compute(self, job: Job, text: str) -> TextEdit:
         if job.operation == "edit":
             spec = job.specs[0]
             return self._cascade_pass(job, text, spec.old_string, spec.new_string, spec)
@@ -802,7 +801,7 @@ class EditEngine:
             replacements += step.replacements
             if step.strategy not in strategies:
                 strategies.append(step.strategy)
-        return Computed(
+        return TextEdit(
             new_content=content,
             replacements=replacements,
             strategy="+".join(strategies),
@@ -811,7 +810,7 @@ class EditEngine:
             edits=len(job.specs),
         )
 
-    def _cascade_pass(self, job: Job, text: str, old: str, new: str, spec: EditSpec) -> Computed:
+    def _cascade_pass(self, job: Job, text: str, old: str, new: str, spec: EditSpec) -> TextEdit:
         """One cascade run with ``spec``'s rules; its trace goes to telemetry either way."""
         try:
             edit: TextEdit = self.cascade.edit(
@@ -826,14 +825,7 @@ class EditEngine:
             job.state.attempts.extend(self._with_thresholds(error.trace))
             raise
         job.state.attempts.extend(self._with_thresholds(edit.trace))
-        return Computed(
-            new_content=edit.new_content,
-            replacements=edit.replacements,
-            strategy=edit.strategy,
-            no_change=edit.no_change,
-            note=edit.note,
-            spans=tuple(getattr(edit, "spans", ())),
-        )
+        return edit
 
     def _with_thresholds(self, trace: Sequence[TierAttempt]) -> list[TierAttempt]:
         """The trace, each fuzzy tier's attempt carrying the threshold it was held to (when
@@ -847,7 +839,7 @@ class EditEngine:
         ]
 
     def _plan(
-        self, target: Target, snapshot: FileSnapshot, computed: Computed, **extra: Any
+        self, target: Target, snapshot: FileSnapshot, computed: TextEdit, **extra: Any
     ) -> Plan:
         return Plan(
             target, snapshot, computed, diff_of(target, snapshot, computed.new_content), **extra

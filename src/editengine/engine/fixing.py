@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from editengine.engine.edit_equivalence import NotTheRequestedEdit
-from editengine.engine.jobs import Computed, Job, NeedsFix, Plan
+from editengine.engine.jobs import Job, NeedsFix, Plan
 from editengine.engine.relatedness import RelatednessGuard
 from editengine.errors import (
     AmbiguousMatch,
@@ -30,14 +30,14 @@ from editengine.errors import (
 )
 from editengine.files import FileSnapshot, Target
 from editengine.fixer.protocol import Correction, Fixer, FixRequest
-from editengine.results import Region
+from editengine.results import Region, TextEdit
 from editengine.state import FixerCall, FixerOutcome
 
 logger = logging.getLogger("editengine")
 
 # (text, old_string, new_string) -> the cascade's answer under the job's edit rules. (Not
 # a matching.base.Match: this is the whole cascade run, not one place a tier found.)
-RunCascade = Callable[[str, str, str], Computed]
+RunCascade = Callable[[str, str, str], TextEdit]
 MakePlan = Callable[..., Plan]
 
 SYNTHESISED_INSTRUCTION = (
@@ -131,7 +131,7 @@ def check_correction(
             search=correction.search if isinstance(correction.search, str) else "",
         ):
             call.outcome = "no_change"
-            computed = Computed(current.text, 0, "already_applied", True)
+            computed = TextEdit(current.text, 0, "already_applied", no_change=True)
             return make_plan(
                 target, current, computed, corrected_by_fixer=True, fixer_explanation=explanation
             )

@@ -12,7 +12,7 @@ from editengine.edits import EditSpec
 from editengine.errors import BadRequest, EditError, MultiEditFailed, NoMatch
 from editengine.files import FileSnapshot, Target
 from editengine.fixer.protocol import FixRequest
-from editengine.results import Region
+from editengine.results import TextEdit
 from editengine.state import EditState
 
 PREVIEW_CHARS = 200
@@ -43,28 +43,12 @@ class Job:
 
 
 @dataclass(frozen=True)
-class Computed:
-    """The new text and how it was reached (one edit, or all edits of a multi-edit).
-
-    ``spans`` are the replaced regions of the text matched (1-based lines; single edits only).
-    """
-
-    new_content: str
-    replacements: int
-    strategy: str
-    no_change: bool
-    note: str | None = None
-    edits: int = 1
-    spans: tuple[Region, ...] = ()
-
-
-@dataclass(frozen=True)
 class Plan:
     """New content computed against ``snapshot``; written only if the file still holds it."""
 
     target: Target
     snapshot: FileSnapshot
-    computed: Computed
+    computed: TextEdit
     diff: FileDiff
     corrected_by_fixer: bool = False
     fixer_explanation: str | None = None

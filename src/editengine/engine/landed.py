@@ -24,9 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from editengine.engine import fixing
-from editengine.engine.jobs import Computed, Job, NeedsFix, Plan
+from editengine.engine.jobs import Job, NeedsFix, Plan
 from editengine.files import FileSnapshot
 from editengine.fixer.protocol import Correction
+from editengine.results import TextEdit
 from editengine.state import FixerCall
 
 MakePlan = Callable[..., Plan]
@@ -84,7 +85,7 @@ def landed_plan(
         "change through the LLM fixer; the file holds exactly its result, so nothing was "
         "written."
     )
-    computed = Computed(current.text, 0, "already_applied", True)
+    computed = TextEdit(current.text, 0, "already_applied", no_change=True)
     return make_plan(
         step.target,
         current,

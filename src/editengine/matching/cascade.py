@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from editengine.edits import EditSpec
 from editengine.errors import BadRequest, EditError
 from editengine.matching import already_applied, default_tiers, quotes, refusals
 from editengine.matching.base import DoubtfulMatch, Match, Tier
@@ -20,32 +21,6 @@ from editengine.results import Region, TextEdit, TierAttempt
 from editengine.text import LineIndex, NormalizedText, to_lf
 
 AUTO = "auto"
-
-
-@dataclass(frozen=True)
-class EditRequest:
-    """One search/replace, validated."""
-
-    old_string: str
-    new_string: str
-    replace_all: bool = False
-    expected_replacements: int | None = None
-    match_mode: str = AUTO
-
-    def __post_init__(self) -> None:
-        for name in ("old_string", "new_string"):
-            value = getattr(self, name)
-            if not isinstance(value, str):
-                raise BadRequest(f"{name} must be a string, got {type(value).__name__}.")
-        expected = self.expected_replacements
-        if expected is not None and (
-            isinstance(expected, bool) or not isinstance(expected, int) or expected < 1
-        ):
-            raise BadRequest(f"expected_replacements must be a positive integer, got {expected!r}.")
-        if not isinstance(self.replace_all, bool):
-            raise BadRequest(f"replace_all must be true or false, got {self.replace_all!r}.")
-        if not isinstance(self.match_mode, str):
-            raise BadRequest(f"match_mode must be a string, got {self.match_mode!r}.")
 
 
 class Cascade:
@@ -89,9 +64,7 @@ class Cascade:
     ) -> TextEdit:
         if not isinstance(content, str):
             raise BadRequest(f"content must be a string, got {type(content).__name__}.")
-        request = EditRequest(
-            old_string, new_string, replace_all, expected_replacements, match_mode
-        )
+        request = EditSpec(old_string, new_string, replace_all, expected_replacements, match_mode)
         tiers = self.tiers_for(match_mode)
         source = NormalizedText.of(content)
 
@@ -198,14 +171,14 @@ class _Pass:
     """One edit going through the tiers: the text, the request, and the trace so far."""
 
     source: NormalizedText
-    request: EditRequest
+    request: EditSpec
     old: str
     new: str
     lines: LineIndex
     trace: list[TierAttempt] = field(default_factory=list)
 
     @classmethod
-    def start(cls, source: NormalizedText, request: EditRequest, old: str, new: str) -> _Pass:
+    def start(cls, source: NormalizedText, request: EditSpec, old: str, new: str) -> _Pass:
         """A pass for ``old``/``new``: the request's strings, LF-ended and cleaned."""
         return cls(source, request, old, new, LineIndex(source.text))
 
