@@ -41,8 +41,9 @@ TierOutcome = Literal["matched", "no_candidates", "ambiguous", "refused", "skipp
 class TierAttempt:
     """One tier's try at placing old_string; the trace telemetry is built from.
 
-    ``threshold`` is the similarity a fuzzy tier demanded at the time (``None`` for exact
-    tiers, or when whoever built the trace did not say).
+    ``threshold`` is the similarity a fuzzy tier demanded at the time and ``margin`` the lead
+    it demanded over the runner-up (``None`` for exact tiers, or when whoever built the trace
+    did not say). The cascade records both, so what a tier was held to travels with its try.
     """
 
     tier: str
@@ -51,6 +52,7 @@ class TierAttempt:
     best_similarity: float | None = None
     elapsed_ms: float = 0.0
     threshold: float | None = None
+    margin: float | None = None
 
 
 @dataclass(frozen=True)

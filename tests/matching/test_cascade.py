@@ -528,3 +528,17 @@ def test_comment_continuation_lines_led_by_one_space_do_not_make_a_tab_block_spa
     new = " * Needs to be a macro.\n */\n#define CMP(a, b) \\\n\t/* why */ \\\n\tdo { \\"
     result = edit_text(content, old.replace("macro", "macr0"), new)
     assert result.new_content == content.replace("\tdo {", "\t/* why */ \\\n\tdo {")
+
+
+def test_the_trace_says_what_each_tier_was_held_to() -> None:
+    from editengine.matching.anchor import BlockAnchorTier
+    from editengine.matching.cascade import Cascade
+    from editengine.matching.exact import ExactTier
+
+    content = "def f():\n    alpha = 1\n    beta = 2\n    gamma = 3\n    return alpha\n"
+    quote = "def f():\n    alpha = 1\n    betta = 2\n    gamma = 3\n    return alpha\n"
+    cascade = Cascade([ExactTier(), BlockAnchorTier(threshold=0.8, margin=0.07)])
+    edit = cascade.edit(content, quote, quote.replace("gamma = 3", "gamma = 4"))
+    held_to = {attempt.tier: (attempt.threshold, attempt.margin) for attempt in edit.trace}
+    assert held_to == {"exact": (None, None), "block_anchor": (0.8, 0.07)}
+    assert edit.new_content == content.replace("gamma = 3", "gamma = 4")

@@ -21,7 +21,7 @@ import os
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from editengine import tools as _tools
 from editengine.edits import ConfirmRequest, Decision, EditSpec
@@ -79,7 +79,7 @@ from editengine.journal import Journal, JournalEntry
 from editengine.matching.cascade import AUTO, DEFAULT_CASCADE
 from editengine.patch import PatchResult
 from editengine.read_tracker import ReadTracker
-from editengine.results import EditResult, TextEdit, TierAttempt
+from editengine.results import EditResult, TextEdit
 from editengine.state import EditObserver
 from editengine.telemetry.recorder import Telemetry
 
@@ -97,8 +97,8 @@ _UNLOCKED_TRIES = 3
 
 class EditCascade(Protocol):
     """What the engine needs of a cascade: one pure edit of a text. :class:`Cascade` is one;
-    an evaluation may pass its own. ``tiers`` and ``tiers_for``, when present, let the engine
-    record fuzzy thresholds and check ``match_mode`` before any file is read."""
+    an evaluation may pass its own. ``tiers_for``, when present, lets the engine check
+    ``match_mode`` before any file is read; what each tier was held to comes in the trace."""
 
     def edit(
         self,
@@ -180,7 +180,6 @@ class EditEngine:
         self.fixer_guard = fixer_guard or RelatednessGuard()
         self._observers = observers_of(telemetry)
         self._locks = PathLocks(lock_dir, timeout=lock_timeout)
-        self._fuzzy_thresholds = _fuzzy_thresholds(cascade)
         # The undo journal of this workspace, shared with every process that edits it.
         self.journal: Journal | None = (
             Journal(self.root) if journal is True else journal if journal else None
@@ -822,21 +821,10 @@ class EditEngine:
                 match_mode=spec.match_mode,
             )
         except MatchError as error:
-            job.state.attempts.extend(self._with_thresholds(error.trace))
+            job.state.attempts.extend(error.trace)
             raise
-        job.state.attempts.extend(self._with_thresholds(edit.trace))
+        job.state.attempts.extend(edit.trace)
         return edit
-
-    def _with_thresholds(self, trace: Sequence[TierAttempt]) -> list[TierAttempt]:
-        """The trace, each fuzzy tier's attempt carrying the threshold it was held to (when
-        the cascade did not say so itself)."""
-        thresholds = self._fuzzy_thresholds
-        return [
-            replace(attempt, threshold=thresholds[attempt.tier])
-            if attempt.threshold is None and attempt.tier in thresholds
-            else attempt
-            for attempt in trace
-        ]
 
     def _plan(
         self, target: Target, snapshot: FileSnapshot, computed: TextEdit, **extra: Any
@@ -860,21 +848,6 @@ class EditEngine:
             created=not plan.snapshot.exists,
         )
         return self.confirm(request)
-
-
-def _fuzzy_thresholds(cascade: EditCascade) -> dict[str, float]:
-    """Tier name -> similarity threshold, for the fuzzy tiers of a cascade that lists them."""
-    tiers = getattr(cascade, "tiers", None)
-    if not isinstance(tiers, (list, tuple)):
-        return {}
-    out: dict[str, float] = {}
-    for tier in tiers:
-        threshold = getattr(tier, "threshold", None)
-        name = getattr(tier, "name", None)
-        numeric = isinstance(threshold, (int, float)) and not isinstance(threshold, bool)
-        if getattr(tier, "fuzzy", False) and isinstance(name, str) and numeric:
-            out[name] = float(cast(float, threshold))
-    return out
 
 
 def _written(result: EditResult) -> bool:

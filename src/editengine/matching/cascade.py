@@ -11,13 +11,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import cast
 
 from editengine.edits import EditSpec
 from editengine.errors import BadRequest, EditError
 from editengine.matching import already_applied, default_tiers, quotes, refusals
 from editengine.matching.base import DoubtfulMatch, Match, Tier
 from editengine.matching.elision import refuse_invented_markers
-from editengine.results import Region, TextEdit, TierAttempt
+from editengine.results import Region, TextEdit, TierAttempt, TierOutcome
 from editengine.text import LineIndex, NormalizedText, to_lf
 
 AUTO = "auto"
@@ -161,9 +162,27 @@ class _TierRun:
     def best(self) -> float | None:
         return max((m.similarity for m in self.candidates), default=None)
 
-    def attempt(self, outcome: str, candidates: int | None = None) -> TierAttempt:
+    def attempt(self, outcome: TierOutcome, candidates: int | None = None) -> TierAttempt:
         count = len(self.candidates) if candidates is None else candidates
-        return TierAttempt(self.tier.name, outcome, count, self.best, self.elapsed_ms)  # type: ignore[arg-type]
+        threshold, margin = _held_to(self.tier)
+        return TierAttempt(
+            self.tier.name, outcome, count, self.best, self.elapsed_ms, threshold, margin
+        )
+
+
+def _held_to(tier: Tier) -> tuple[float | None, float | None]:
+    """The similarity a fuzzy tier demands and its lead over the runner-up. They are a
+    fuzzy tier's own settings (``BlockAnchorTier(threshold=..., margin=...)``), not part of
+    the Tier protocol: a tier that places only certain candidates has none."""
+    if not tier.fuzzy:
+        return None, None
+    threshold, margin = getattr(tier, "threshold", None), getattr(tier, "margin", None)
+    return _number(threshold), _number(margin)
+
+
+def _number(value: object) -> float | None:
+    is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return float(cast(float, value)) if is_number else None
 
 
 @dataclass

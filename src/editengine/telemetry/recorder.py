@@ -138,7 +138,7 @@ class Telemetry:
         passes = _passes(
             state.attempts,
             fixer_ran=state.fixer is not None,
-            fixer_pass_start=getattr(state, "fixer_pass_start", None),
+            fixer_pass_start=state.fixer_pass_start,
         )
         for attempt, pass_, position in passes:
             yield TierTried(
@@ -150,7 +150,7 @@ class Telemetry:
                 elapsed_ms=round(attempt.elapsed_ms, 3),
                 pass_=pass_,
                 position=position,
-                threshold=getattr(attempt, "threshold", None),
+                threshold=attempt.threshold,
             )
         fixer = state.fixer
         if fixer is not None:
@@ -165,10 +165,10 @@ class Telemetry:
                 cache_hit=fixer.cache_hit,
                 windowed=fixer.windowed,
                 prompt_chars=fixer.prompt_chars,
-                deadline_ms=getattr(fixer, "deadline_ms", None),
-                prompt_bytes=getattr(fixer, "prompt_bytes", 0),
-                prompt_tokens=getattr(fixer, "prompt_tokens", 0),
-                prompt_budget_bytes=getattr(fixer, "prompt_budget_bytes", None),
+                deadline_ms=fixer.deadline_ms,
+                prompt_bytes=fixer.prompt_bytes,
+                prompt_tokens=fixer.prompt_tokens,
+                prompt_budget_bytes=fixer.prompt_budget_bytes,
             )
         yield EditFinished(
             **common,
@@ -248,7 +248,7 @@ def _passes(
 
 def _corrected_by_fixer(state: EditState) -> bool:
     """What the engine said; inferred for states filled by code that does not say."""
-    said = getattr(state, "corrected_by_fixer", None)
+    said = state.corrected_by_fixer
     if said is not None:
         return bool(said and state.outcome == "success")
     fixer = state.fixer
