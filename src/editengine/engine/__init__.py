@@ -7,6 +7,23 @@
 - :mod:`~editengine.engine.edit_equivalence` — the requested edit carried onto a corrected search;
 - :mod:`~editengine.engine.reporting` — summaries, results and telemetry outcomes;
 - :mod:`~editengine.engine.callbacks` — observers, ``on_edited`` hooks, sync/async callbacks.
+
+The states of one edit (``core`` drives them; every arrow that writes holds the file's lock
+and re-checks the file's hash first)::
+
+    Job ──guard, read──▶ cascade ──match──▶ Plan ──confirm?──▶ write ──▶ EditResult
+                            │                 ▲
+                       NoMatch, fixer         │ Accepted
+                            ▼                 │
+                        NeedsFix ──ask──▶ Correction ──re-read──▶ judge_correction ──▶ Verdict
+                            │                                                  │
+                   fixer failed: NoMatch + note                     Refused: NoMatch + note
+
+``fixing.judge_correction`` is pure: from the request, the file as it is now and the
+model's answer it returns a :class:`~editengine.engine.fixing.Verdict` (accepted text, or a
+refusal and its reason, with the traces of the cascade runs it made). ``fixing.settle``
+records that verdict on the job — traces, the fixer's outcome, notes — and the engine
+turns an accepted text into a Plan.
 """
 
 from editengine.edits import ConfirmRequest, Decision, EditSpec

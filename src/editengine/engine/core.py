@@ -538,21 +538,26 @@ class EditEngine:
         if applied is not None:
             return self._write(job, landed_plan(job, step, current, applied, self._plan))
         spec = job.specs[0]
+        verdict = fixing.judge_correction(
+            spec, step, current, correction, run=self._runner(spec), guard=self.fixer_guard
+        )
         try:
-            plan = fixing.check_correction(
-                job,
-                step,
-                current,
-                correction,
-                match=lambda text, old, new: self._cascade_pass(job, text, old, new, spec),
-                make_plan=self._plan,
-                guard=self.fixer_guard,
-            )
+            accepted = fixing.settle(job, correction, verdict)
         except EditError:
             landed = self._landed_under_lock(job, step)
             if landed is None:
                 raise
             return landed
+        if accepted.by_fixer:
+            plan = self._plan(
+                target,
+                current,
+                accepted.edit,
+                corrected_by_fixer=True,
+                fixer_explanation=accepted.explanation,
+            )
+        else:
+            plan = self._plan(target, current, accepted.edit)
         if self._waits_for_confirm(job, plan):
             return plan
         if not self._writes_now(job, plan):
@@ -808,6 +813,21 @@ class EditEngine:
             note="the edits leave the file as it was" if content == text else None,
             edits=len(job.specs),
         )
+
+    def _runner(self, spec: EditSpec) -> fixing.RunCascade:
+        """The cascade under ``spec``'s rules, as a pure function of (text, old, new)."""
+
+        def run(text: str, old: str, new: str) -> TextEdit:
+            return self.cascade.edit(
+                text,
+                old,
+                new,
+                replace_all=spec.replace_all,
+                expected_replacements=spec.expected_replacements,
+                match_mode=spec.match_mode,
+            )
+
+        return run
 
     def _cascade_pass(self, job: Job, text: str, old: str, new: str, spec: EditSpec) -> TextEdit:
         """One cascade run with ``spec``'s rules; its trace goes to telemetry either way."""

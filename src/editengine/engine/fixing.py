@@ -9,14 +9,15 @@ caller's original :class:`~editengine.errors.NoMatch` with a note saying why.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from editengine.edits import EditSpec
 from editengine.engine.edit_equivalence import NotTheRequestedEdit
-from editengine.engine.jobs import Job, NeedsFix, Plan
+from editengine.engine.jobs import Job, NeedsFix
 from editengine.engine.relatedness import RelatednessGuard
 from editengine.errors import (
     AmbiguousMatch,
@@ -30,7 +31,7 @@ from editengine.errors import (
 )
 from editengine.files import FileSnapshot, Target
 from editengine.fixer.protocol import Correction, Fixer, FixRequest
-from editengine.results import Region, TextEdit
+from editengine.results import Region, TextEdit, TierAttempt
 from editengine.state import FixerCall, FixerOutcome
 
 logger = logging.getLogger("editengine")
@@ -38,7 +39,6 @@ logger = logging.getLogger("editengine")
 # (text, old_string, new_string) -> the cascade's answer under the job's edit rules. (Not
 # a matching.base.Match: this is the whole cascade run, not one place a tier found.)
 RunCascade = Callable[[str, str, str], TextEdit]
-MakePlan = Callable[..., Plan]
 
 SYNTHESISED_INSTRUCTION = (
     "Replace the code that looks like old_string with new_string, "
@@ -81,47 +81,103 @@ async def aask(fixer: Fixer, job: Job, step: NeedsFix) -> Correction:
     return correction
 
 
-def check_correction(
-    job: Job,
+@dataclass(frozen=True)
+class Accepted:
+    """The text to write and what the fixer step says of it.
+
+    ``by_fixer`` is False when the original edit matched the file as it changed during the
+    call (the correction was not needed); ``fixer_outcome`` is then ``None``.
+    """
+
+    edit: TextEdit
+    by_fixer: bool
+    fixer_outcome: FixerOutcome | None = None
+    fixer_note: str | None = None
+    explanation: str | None = None
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Why the answer was not used; ``cause`` is the cascade's refusal of its search."""
+
+    why: str
+    cause: Exception | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The check of one correction, decided without touching the job.
+
+    ``recheck`` is the trace of the original edit re-run on a file that changed during the
+    call, ``fix_pass`` the trace of placing the correction (telemetry counts the fixer's
+    pass from where ``recheck`` ends). ``notes`` are for the agent's result; on a refusal,
+    ``error`` is the error to answer with (the first read's, or one describing the file as
+    it is now) and ``error_notes`` the sentences to add to it.
+    """
+
+    decision: Accepted | Refused
+    error: NoMatch
+    notes: tuple[str, ...] = ()
+    error_notes: tuple[str, ...] = ()
+    recheck: tuple[TierAttempt, ...] = ()
+    fix_pass: tuple[TierAttempt, ...] = ()
+
+
+def judge_correction(
+    spec: EditSpec,
     step: NeedsFix,
     current: FileSnapshot,
     correction: Correction,
     *,
-    match: RunCascade,
-    make_plan: MakePlan,
-    guard: RelatednessGuard | None = None,
-) -> Plan:
-    """The plan the correction leads to on ``current`` (the file re-read under the lock),
-    or the original NoMatch with a note saying why the correction was refused."""
-    spec = job.specs[0]
-    target = step.target
-    call = job.state.fixer
-    if call is None:  # a caller that did not go through ask()
-        call = job.state.fixer = _fixer_call(None, correction)
+    run: RunCascade,
+    guard: RelatednessGuard,
+) -> Verdict:
+    """Whether ``correction`` leads to the requested edit on ``current`` (the file re-read
+    after the call), and the text to write if so. Pure: ``run`` is the cascade under the
+    request's rules, and nothing here records, notes or mutates."""
     closest: tuple[Region, ...] = step.error.closest
+    error = step.error
+    notes: list[str] = []
+    error_notes: list[str] = []
+    recheck: tuple[TierAttempt, ...] = ()
     if current.sha256 != step.snapshot.sha256:
         try:
-            computed = match(current.text, spec.old_string, spec.new_string)
-        except MatchError as error:
+            original = run(current.text, spec.old_string, spec.new_string)
+        except MatchError as now:
+            recheck = tuple(now.trace)
             # Where old_string most nearly is *now*: the first read's line numbers are stale.
-            closest = tuple(getattr(error, "closest", ()) or getattr(error, "candidates", ()))
-            job.notes.append(
+            closest = tuple(getattr(now, "closest", ()) or getattr(now, "candidates", ()))
+            notes.append(
                 "The file changed on disk while the LLM fixer ran; the correction was "
                 "checked against the new content."
             )
-            step = _as_of_now(step, error)
+            error, error_notes = _as_of_now(step.error, now)
         else:
-            mark_fixer_pass(job)
-            call.note = "not used: the original edit matched the changed file"
-            job.notes.append(
-                "The file changed on disk while the LLM fixer ran; the original edit "
-                "matches the new content, so it was applied as given."
+            return Verdict(
+                Accepted(
+                    original,
+                    by_fixer=False,
+                    fixer_note="not used: the original edit matched the changed file",
+                ),
+                error,
+                notes=(
+                    "The file changed on disk while the LLM fixer ran; the original edit "
+                    "matches the new content, so it was applied as given.",
+                ),
+                recheck=tuple(original.trace),
             )
-            return make_plan(target, current, computed)
-    mark_fixer_pass(job)
 
-    explanation = correction.explanation or None
-    guard = guard or RelatednessGuard()
+    def refused(
+        why: str, cause: Exception | None = None, trace: Sequence[TierAttempt] = ()
+    ) -> Verdict:
+        return Verdict(
+            Refused(why, cause), error, tuple(notes), tuple(error_notes), recheck, tuple(trace)
+        )
+
+    def accepted(edit: TextEdit, outcome: FixerOutcome) -> Verdict:
+        decision = Accepted(edit, True, outcome, explanation=correction.explanation or None)
+        return Verdict(decision, error, tuple(notes), (), recheck, tuple(edit.trace))
+
     if correction.no_changes_required:
         if guard.already_applied_where_meant(
             text=current.text,
@@ -130,21 +186,19 @@ def check_correction(
             closest=closest,
             search=correction.search if isinstance(correction.search, str) else "",
         ):
-            call.outcome = "no_change"
-            computed = TextEdit(current.text, 0, "already_applied", no_change=True)
-            return make_plan(
-                target, current, computed, corrected_by_fixer=True, fixer_explanation=explanation
+            return accepted(
+                TextEdit(current.text, 0, "already_applied", no_change=True), "no_change"
             )
-        raise refuse(job, step, _not_applied_where_meant(guard, closest))
+        return refused(_not_applied_where_meant(guard, closest))
     if not isinstance(correction.search, str) or not correction.search:
-        raise refuse(job, step, "its search text is empty")
+        return refused("its search text is empty")
     if not isinstance(correction.replace, str):
-        raise refuse(job, step, "its replacement is not text")
+        return refused("its replacement is not text")
     if correction.search == correction.replace:
-        raise refuse(job, step, "its search and replace are identical")
+        return refused("its search and replace are identical")
     split = guard.splits_a_word(text=current.text, search=correction.search)
     if split is not None:
-        raise refuse(job, step, split)
+        return refused(split)
     # The text written is the agent's edit carried onto the corrected search; the model's
     # replace only has to agree with it. A search that cannot place the edit is the first
     # thing to say, so the cascade runs before a disagreement is reported.
@@ -157,15 +211,14 @@ def check_correction(
             replace=correction.replace,
             file_text=current.text,
         )
-    except NotTheRequestedEdit as error:
-        other, replacement = error, correction.replace
+    except NotTheRequestedEdit as disagreement:
+        other, replacement = disagreement, correction.replace
     try:
-        computed = match(current.text, correction.search, replacement)
-    except MatchError as error:
-        raise refuse(
-            job, step, f"its search text does not place the edit safely ({_search_failed(error)})"
-        ) from error
-    if computed.no_change and other is None:
+        edit = run(current.text, correction.search, replacement)
+    except MatchError as failed:
+        why = f"its search text does not place the edit safely ({_search_failed(failed)})"
+        return refused(why, failed, failed.trace)
+    if edit.no_change and other is None:
         # The cascade judged the correction applied already; that is a success only where
         # old_string meant, as for a "no change needed" answer.
         if not guard.already_applied_where_meant(
@@ -175,24 +228,20 @@ def check_correction(
             closest=closest,
             search=correction.search,
         ):
-            raise refuse(
-                job, step, "it changes nothing and new_string is not where old_string meant"
-            )
-    elif not computed.no_change:
+            why = "it changes nothing and new_string is not where old_string meant"
+            return refused(why, trace=edit.trace)
+    elif not edit.no_change:
         misplaced = guard.why_misplaced(
             old_string=spec.old_string,
             search=correction.search,
-            spans=computed.spans,
+            spans=edit.spans,
             closest=closest,
         )
         if misplaced is not None:
-            raise refuse(job, step, misplaced)
+            return refused(misplaced, trace=edit.trace)
     if other is not None:
-        raise refuse(job, step, str(other)) from other
-    call.outcome = "no_change" if computed.no_change else "corrected"
-    return make_plan(
-        target, current, computed, corrected_by_fixer=True, fixer_explanation=explanation
-    )
+        return refused(str(other), other, edit.trace)
+    return accepted(edit, "no_change" if edit.no_change else "corrected")
 
 
 def _not_applied_where_meant(guard: RelatednessGuard, closest: tuple[Region, ...]) -> str:
@@ -204,37 +253,55 @@ def _not_applied_where_meant(guard: RelatednessGuard, closest: tuple[Region, ...
     )
 
 
-def refuse(job: Job, step: NeedsFix, why: str) -> NoMatch:
-    """The original error, noted with why the fixer's answer was not used."""
+def settle(job: Job, correction: Correction, verdict: Verdict) -> Accepted:
+    """Record ``verdict`` on the job (the traces around the fixer's pass, the fixer's
+    outcome, the notes) and return the accepted text, or raise the refusal."""
+    if job.state.fixer is None:  # a caller that did not go through ask()
+        job.state.fixer = _fixer_call(None, correction)
+    job.state.attempts.extend(verdict.recheck)
+    mark_fixer_pass(job)
+    job.state.attempts.extend(verdict.fix_pass)
+    job.notes.extend(verdict.notes)
+    decision = verdict.decision
+    if isinstance(decision, Refused):
+        for note in verdict.error_notes:
+            verdict.error.add_note_for_agent(note)
+        error = refuse(job, verdict.error, decision.why)
+        if decision.cause is not None:
+            raise error from decision.cause
+        raise error
+    if decision.fixer_outcome is not None:
+        job.state.fixer.outcome = decision.fixer_outcome
+    if decision.fixer_note is not None:
+        job.state.fixer.note = decision.fixer_note
+    return decision
+
+
+def refuse(job: Job, error: NoMatch, why: str) -> NoMatch:
+    """``error`` (the agent's), noted with why the fixer's answer was not used."""
     set_outcome(job, "failed_validation", why)
-    step.error.add_note_for_agent(
+    error.add_note_for_agent(
         f"The LLM fixer proposed a correction, but {why}. The model's answer was not used; "
         "your old_string still does not match the file, so correct it and try again."
     )
-    return step.error
+    return error
 
 
-def _as_of_now(step: NeedsFix, error: MatchError) -> NeedsFix:
-    """``step`` whose error describes the file as it is now (it changed during the call).
-
-    The first read's snippet and line numbers are stale: a refusal must show the current
-    text, and say that the file changed.
-    """
+def _as_of_now(first: NoMatch, now: MatchError) -> tuple[NoMatch, list[str]]:
+    """The error to answer with when the file changed during the call, and the notes to
+    add to it: the first read's snippet and line numbers are stale, so a refusal shows the
+    current text and says the file changed."""
     changed = (
         "The file changed on disk while the LLM fixer ran: this error describes its "
         "current content, not what you read."
     )
-    if isinstance(error, NoMatch):
-        now = NoMatch(error.message, closest=error.closest, hint=error.hint, trace=error.trace)
-        for note in step.error.notes_for_agent:
-            now.add_note_for_agent(note)
-        now.add_note_for_agent(changed)
-        return dataclasses.replace(step, error=now)
-    first_line = error.message.splitlines()[0] if error.message else error.code
-    step.error.add_note_for_agent(
+    if isinstance(now, NoMatch):
+        fresh = NoMatch(now.message, closest=now.closest, hint=now.hint, trace=now.trace)
+        return fresh, [*first.notes_for_agent, changed]
+    first_line = now.message.splitlines()[0] if now.message else now.code
+    return first, [
         f"The file changed on disk while the LLM fixer ran; on its current content, {first_line}"
-    )
-    return step
+    ]
 
 
 def _search_failed(error: MatchError) -> str:
