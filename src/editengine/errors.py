@@ -37,6 +37,9 @@
 
 Every message is written for an agent to read: what was wrong, then what to do.
 The ``code`` strings are part of the public contract and never change.
+
+Why one long module: it is the whole error tree, each class with its code and fields, read
+as one.
 """
 
 from __future__ import annotations

@@ -21,6 +21,9 @@ Bounded size: when the current segment passes ``max_segment_bytes`` it is rotate
 (``journal.jsonl`` -> ``journal.1.jsonl`` -> ...), and the oldest of ``segments`` is
 dropped. A reverse larger than ``max_restore_bytes`` is not kept: the entry says so, and
 undoing it is refused.
+
+Why one long module: the entry format, locked appends, corruption checks and reading back
+are one file format.
 """
 
 from __future__ import annotations

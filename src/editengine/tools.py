@@ -5,6 +5,9 @@ and Anthropic, argument normalisation, and the text a model reads back.
 ['edit', 'multiedit']
 >>> [tool["name"] for tool in anthropic_tools()]
 ['edit', 'multiedit']
+
+Why one long module: most of it is data, the schemas and descriptions for two providers
+written out.
 """
 
 from __future__ import annotations

@@ -10,6 +10,10 @@ workspace root by folder descriptors, never through a path string that a swapped
 could redirect. The flow is written once as small synchronous stages; the
 sync and async entry points differ only in how they call the fixer, the confirm callback
 and the stages (directly, or awaited / in a worker thread).
+
+Why one long module: the stages of one edit, and the sync and async entry points that run
+them, read best together; the values they hand on (``jobs``), the fixer's judgement
+(``fixing``) and the results and telemetry (``reporting``) live in their own modules.
 """
 
 from __future__ import annotations

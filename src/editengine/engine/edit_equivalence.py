@@ -15,6 +15,10 @@ The fixer's replace is then only a cross-check: it must have the same tokens, in
 order, as the carried edit. An extra substitution, a reordering, a dropped or added line, a
 change far away under a widened search: each shows up as a token the carried edit does not
 have, and the correction is refused.
+
+Why one long module: the carry is one algorithm (tokenise, align, merge per hunk, lay out,
+re-indent) whose steps share the alignment; split, every part would need the others' private
+structures.
 """
 
 from __future__ import annotations

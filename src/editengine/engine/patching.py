@@ -11,6 +11,8 @@
 
 This module is the only one of the patch feature that touches the file layer
 (:mod:`editengine.files`).
+
+Why one long module: the four steps above are one all-or-nothing transaction over the files.
 """
 
 from __future__ import annotations

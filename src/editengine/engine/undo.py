@@ -7,6 +7,9 @@ since, and the undo is refused with :class:`~editengine.errors.StaleFile` naming
 before anything is written. Every step is checked first (all or nothing on a refusal);
 then each step is written atomically and journaled as an ``undo`` entry, which
 ``engine.redo()`` can reverse in turn (until the file is edited again).
+
+Why one long module: checking every step, writing each atomically and journaling the undo
+are one all-or-nothing transaction.
 """
 
 from __future__ import annotations

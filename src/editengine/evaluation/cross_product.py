@@ -7,6 +7,8 @@ fragment of a minified line (:func:`cut_long_line`). Every request it returns is
 the quoted text stands once, also when indentation and spacing are forgiven, and the mistake
 really breaks exact matching. :func:`retry_is_unchanged` says when the same request sent
 again must leave the edited file as it is.
+
+Why one long module: the three cutters share the checks that keep every request decidable.
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ fence needs a file without fence lines). Two compose (``two_mistakes``), in the 
 makes them: the text of a line first, then its indentation, then what is written around the
 lines. :func:`cross_pairings` says which mistake meets which edit kind in the benchmark's
 cross product (``cross_product.cut`` makes one request of a cell).
+
+Why one long module: one small function a mistake class, kept side by side with the table of
+which mistake meets which edit kind.
 """
 
 from __future__ import annotations

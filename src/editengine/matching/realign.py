@@ -5,6 +5,9 @@ write new_string in that frame or in the file's. Each new line moves by the diff
 between the old line it stands for and that line in the file (docs/matching.md, "Writing
 new_string in the file's frame"). The pairing of new lines with old lines
 (:class:`Correspondence`, :func:`line_opcodes`) lives here too: it is what the moves follow.
+
+Why one long module: the realignment rules and the pairing of new lines with old lines they
+follow are read together.
 """
 
 from __future__ import annotations

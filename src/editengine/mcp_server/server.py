@@ -12,6 +12,9 @@ gives to OpenAI and Anthropic). The arguments reach the tool as the client sent 
 through the SDK's pydantic validation: a malformed call is answered by the engine's own
 ``bad_request`` message, and a string that looks like JSON (an old_string quoting a JSON
 file) is never parsed into an object on the way.
+
+Why one long module: each tool's schema, argument checks and answer are written out, one
+section a tool.
 """
 
 from __future__ import annotations

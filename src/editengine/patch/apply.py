@@ -16,6 +16,10 @@ ones left. Where a hunk is sought:
 A hunk with no before-text adds its after-text at the end of the file (after the anchor
 line when it has one). Nothing here writes a file: the result maps each touched path to its
 new content (``None`` when deleted).
+
+Why one long module: where a hunk is sought and when a loose placement is refused (anchors,
+end of file, order, context a loose match would rewrite, elisions, new lines standing
+elsewhere) are one decision procedure; split, its rules would be read in five places.
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ holds a few counters and one histogram per UTC day.
 >>> aggregate = Aggregator()
 >>> aggregate.consume_paths(["telemetry/"])        # doctest: +SKIP
 >>> report = aggregate.result()                    # a Report (a JSON-ready dict)
+
+Why one long module: it is one fold over the event stream, whose counters share the loop.
 """
 
 from __future__ import annotations
