@@ -1,0 +1,228 @@
+"""Mutation testing of the core modules, one module at a time, with the tests that cover it.
+
+    python scripts/mutation.py files/atomic.py            # one module (minutes)
+    python scripts/mutation.py files/atomic.py applied.py # several, one after the other
+    python scripts/mutation.py --list                     # the modules and their tests
+    python scripts/mutation.py --core                     # every core module (long)
+    python scripts/mutation.py --again files/atomic.py    # retry only the last survivors
+
+Each module runs in a scratch copy of the repository under ``build/mutation/<module>/``
+whose ``[tool.mutmut]`` table is narrowed to that module and to its tests, so mutmut's
+test mapping and its runs cover a few test files, not the whole suite. The copy keeps
+mutmut's results between runs: a second run only tries mutants it has not judged yet
+(delete the folder to start over); ``--again`` retries just the mutants the last run did
+not kill, after tests were added for them. Mutants listed in :data:`EQUIVALENT` (see
+``docs/mutation.md``) change no behaviour; they are counted apart and leave the score.
+
+The score is killed / (killed + survived + timeout + no tests), equivalent mutants left
+out; the command exits 1 when a module scores below ``--min-score`` (default 90).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = "src/editengine"
+
+# Each core module and the tests that exercise it (the narrower, the faster a run).
+TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
+    "files/atomic.py": (
+        "tests/engine/test_atomic_write.py",
+        "tests/engine/test_file_layer_contracts.py",
+        "tests/engine/test_temp_sweep.py",
+        "tests/engine/test_atomic_primitives.py",
+    ),
+    "files/anchored.py": (
+        "tests/engine/test_anchored_dir.py",
+        "tests/engine/test_parent_swap.py",
+        "tests/engine/test_workspace_guard.py",
+        "tests/engine/test_file_layer_contracts.py",
+        "tests/engine/test_atomic_write.py",
+    ),
+    "files/workspace.py": (
+        "tests/engine/test_workspace_guard.py",
+        "tests/engine/test_file_layer_contracts.py",
+        "tests/engine/test_path_fuzz.py",
+    ),
+    "files/locking.py": (
+        "tests/engine/test_lock_scope.py",
+        "tests/engine/test_concurrency.py",
+        "tests/engine/test_stale_protection.py",
+    ),
+    "applied.py": ("tests/matching/test_cascade.py", "tests/engine/test_fixer_step.py"),
+    "telemetry/sinks.py": (
+        "tests/telemetry/test_sinks.py",
+        "tests/telemetry/test_jsonl_rotation.py",
+        "tests/telemetry/test_delivery.py",
+    ),
+    "fixer/cache.py": (
+        "tests/fixer/test_cache.py",
+        "tests/fixer/test_llm_fixer.py",
+        "tests/fixer/test_single_flight.py",
+    ),
+}
+
+# Mutants that behave exactly like the code they mutate: name -> why (docs/mutation.md).
+EQUIVALENT: dict[str, str] = {}
+
+_STATUS = re.compile(r"^\s*(?P<name>\S+): (?P<status>.+)$")
+
+
+@dataclass
+class Score:
+    module: str
+    killed: int
+    survived: list[str]
+    timeout: list[str]
+    no_tests: list[str]
+    equivalent: list[str]
+
+    @property
+    def judged(self) -> int:
+        return self.killed + len(self.survived) + len(self.timeout) + len(self.no_tests)
+
+    @property
+    def percent(self) -> float:
+        return 100.0 if self.judged == 0 else 100.0 * self.killed / self.judged
+
+    def line(self) -> str:
+        return (
+            f"{self.module}: {self.percent:.1f}% — killed {self.killed}, survived "
+            f"{len(self.survived)}, timeout {len(self.timeout)}, no tests {len(self.no_tests)}, "
+            f"equivalent {len(self.equivalent)}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("modules", nargs="*", help="paths under src/editengine/")
+    parser.add_argument("--core", action="store_true", help="every module in the table")
+    parser.add_argument("--list", action="store_true", help="print the table and stop")
+    parser.add_argument("--again", action="store_true", help="retry the last survivors only")
+    parser.add_argument("--max-children", type=int, default=2, help="parallel mutant runs")
+    parser.add_argument("--min-score", type=float, default=90.0)
+    parser.add_argument("--json", type=Path, help="also write the scores here")
+    args = parser.parse_args(argv)
+
+    if args.list:
+        for module, tests in TESTS_BY_MODULE.items():
+            print(f"{module}: {' '.join(tests)}")
+        return 0
+    modules = list(TESTS_BY_MODULE) if args.core else args.modules
+    unknown = [m for m in modules if m not in TESTS_BY_MODULE]
+    if not modules or unknown:
+        parser.error(f"name modules from --list (unknown: {', '.join(unknown) or 'none given'})")
+
+    scores = [run_module(module, args.max_children, again=args.again) for module in modules]
+    print()
+    for score in scores:
+        print(score.line())
+        for name in score.survived + score.timeout + score.no_tests:
+            print(f"    not killed: {name}")
+    if args.json:
+        args.json.write_text(json.dumps([vars(s) for s in scores], indent=2) + "\n")
+    return 0 if all(s.percent >= args.min_score for s in scores) else 1
+
+
+def run_module(module: str, max_children: int, *, again: bool = False) -> Score:
+    """Run mutmut on one module in its scratch copy and read back its verdicts."""
+    scratch = ROOT / "build" / "mutation" / module.replace("/", "_").removesuffix(".py")
+    _prepare(scratch, module)
+    env = dict(os.environ)
+    # Tests that start a subprocess (CLI, crash workers) must import the mutated copy too.
+    # The folder must exist before Python starts: a path entry that is missing then is
+    # cached as dead, and mutmut's own run would import the unmutated package.
+    mutated = scratch / "mutants" / "src"
+    mutated.mkdir(parents=True, exist_ok=True)
+    env["PYTHONPATH"] = str(mutated)
+    retry: list[str] = []
+    if again:
+        last = _score(module, _results(scratch, env))
+        retry = [name.split(" ")[0] for name in last.survived + last.timeout + last.no_tests]
+        if not retry:
+            return last
+    run = [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *retry]
+    subprocess.run(run, cwd=scratch, env=env, check=False)
+    return _score(module, _results(scratch, env))
+
+
+def _results(scratch: Path, env: dict[str, str]) -> str:
+    """``mutmut results --all``: one ``name: status`` line per mutant."""
+    if not (scratch / "mutants").exists():
+        return ""
+    results = subprocess.run(
+        [sys.executable, "-m", "mutmut", "results", "--all", "true"],
+        cwd=scratch,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return results.stdout
+
+
+def _prepare(scratch: Path, module: str) -> None:
+    """A copy of src/ and tests/ (fresh each run) and a pyproject.toml narrowed to ``module``."""
+    scratch.mkdir(parents=True, exist_ok=True)
+    for folder in ("src", "tests"):
+        shutil.rmtree(scratch / folder, ignore_errors=True)
+        shutil.copytree(
+            ROOT / folder, scratch / folder, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    (scratch / "pyproject.toml").write_text(_narrowed(pyproject, module))
+
+
+def _narrowed(pyproject: str, module: str) -> str:
+    """``pyproject`` with its ``[tool.mutmut]`` table replaced by one for ``module`` alone."""
+    kept: list[str] = []
+    inside = False
+    for line in pyproject.splitlines():
+        if line.startswith("["):
+            inside = line.strip() == "[tool.mutmut]"
+        if not inside:
+            kept.append(line)
+    tests = ", ".join(json.dumps(t) for t in TESTS_BY_MODULE[module])
+    table = [
+        "[tool.mutmut]",
+        'source_paths = ["src"]',
+        f"only_mutate = [{json.dumps(f'{PACKAGE}/{module}')}]",
+        f"pytest_add_cli_args_test_selection = [{tests}]",
+        'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
+        "use_git_change_detection = false",
+    ]
+    return "\n".join([*kept, "", *table]) + "\n"
+
+
+def _score(module: str, results: str) -> Score:
+    prefix = "editengine." + module.removesuffix(".py").replace("/", ".")
+    score = Score(module, 0, [], [], [], [])
+    for line in results.splitlines():
+        found = _STATUS.match(line)
+        if found is None or not found["name"].startswith(prefix):
+            continue
+        name, status = found["name"], found["status"].strip()
+        if name in EQUIVALENT:
+            score.equivalent.append(name)
+        elif status == "killed":
+            score.killed += 1
+        elif status == "timeout":
+            score.timeout.append(name)
+        elif status == "no tests":
+            score.no_tests.append(name)
+        else:
+            score.survived.append(f"{name} ({status})" if status != "survived" else name)
+    return score
+
+
+if __name__ == "__main__":
+    sys.exit(main())
