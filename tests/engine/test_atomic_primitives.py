@@ -291,6 +291,19 @@ def test_a_folder_sync_failure_is_logged_with_the_file_and_reason(dir_fd, monkey
     assert "(I/O error)" in notes[0]
 
 
+def test_a_write_whose_folder_sync_fails_names_the_file_in_its_note(dir_fd, monkeypatch):
+    real_fsync = os.fsync
+
+    def folder_fails(fd):
+        if fd == dir_fd:
+            raise OSError(errno.EIO, "I/O error")
+        return real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", folder_fails)
+    (note,) = atomic_write_at(dir_fd, "f.txt", b"x", display="sub/f.txt")
+    assert note.startswith("The new content of sub/f.txt is in place")
+
+
 def test_a_folder_sync_failure_without_strerror_names_the_error(dir_fd, monkeypatch):
     monkeypatch.setattr(os, "fsync", lambda fd: (_ for _ in ()).throw(OSError("odd failure")))
     (note,) = atomic._sync_directory(dir_fd, "f.txt")
@@ -312,8 +325,12 @@ def dead_pid() -> int:
     return child.pid
 
 
-def test_a_sweep_of_a_folder_it_cannot_list_removes_nothing_and_says_so():
-    assert sweep_stale_temps(-1) == 0
+def test_a_sweep_of_a_folder_it_cannot_list_removes_nothing_and_says_so(folder):
+    not_a_folder = os.open(folder / "f.txt", os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        assert sweep_stale_temps(not_a_folder) == 0
+    finally:
+        os.close(not_a_folder)
 
 
 def test_a_live_writers_temp_file_goes_only_once_it_is_older_than_the_bound(folder, dir_fd):
