@@ -74,6 +74,8 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
 # Mutants that behave exactly like the code they mutate: name -> why (docs/mutation.md).
 EQUIVALENT: dict[str, str] = {}
 
+# Read by the code under test (prompt templates, the bundled benchmark).
+_DATA = ("prompts", "fixtures")
 _STATUS = re.compile(r"^\s*(?P<name>\S+): (?P<status>.+)$")
 
 
@@ -171,9 +173,9 @@ def _results(scratch: Path, env: dict[str, str]) -> str:
 
 
 def _prepare(scratch: Path, module: str) -> None:
-    """A copy of src/ and tests/ (fresh each run) and a pyproject.toml narrowed to ``module``."""
+    """Fresh copies of src/, tests/ and their data, and a pyproject.toml narrowed to ``module``."""
     scratch.mkdir(parents=True, exist_ok=True)
-    for folder in ("src", "tests"):
+    for folder in ("src", "tests", *_DATA):
         shutil.rmtree(scratch / folder, ignore_errors=True)
         shutil.copytree(
             ROOT / folder, scratch / folder, ignore=shutil.ignore_patterns("__pycache__")
@@ -199,6 +201,7 @@ def _narrowed(pyproject: str, module: str) -> str:
         f"pytest_add_cli_args_test_selection = [{tests}]",
         'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
         "use_git_change_detection = false",
+        f"also_copy = [{', '.join(json.dumps(d) for d in _DATA)}]",
     ]
     return "\n".join([*kept, "", *table]) + "\n"
 
