@@ -84,6 +84,16 @@ def test_the_path_form_refuses_a_missing_folder_with_a_typed_error(folder):
     assert "No such file or directory" in str(caught.value)
 
 
+def test_the_path_form_names_the_file_when_the_write_fails(folder, monkeypatch):
+    def full(fd, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", full)
+    with pytest.raises(WriteFailed) as caught:
+        atomic_write(folder / "f.txt", b"x", display="sub/f.txt")
+    assert caught.value.path == "sub/f.txt"
+
+
 def test_the_path_form_abandons_the_write_when_the_last_check_fails(folder):
     target = folder / "f.txt"
     target.write_bytes(b"old\n")
