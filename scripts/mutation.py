@@ -64,6 +64,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/telemetry/test_sinks.py",
         "tests/telemetry/test_jsonl_rotation.py",
         "tests/telemetry/test_delivery.py",
+        "tests/telemetry/test_sink_contracts.py",
     ),
     "fixer/cache.py": (
         "tests/fixer/test_cache.py",
@@ -82,6 +83,14 @@ _NO_BINARY = (
 _FALSY = "follow_symlinks=None is falsy, the same as False"
 _WINDOWS = "the Windows branch: os.name is never 'nt' on POSIX"
 _LAST_PIECE = "/proc/<pid>/stat has one ')' before the state: the last piece is the same"
+_RECHECKED = (
+    "a rotation asked for when none is due: _rotate_if_needed checks again under the lock and "
+    "leaves the file alone"
+)
+_JUST_STATED = (
+    "the log was stat'ed just before, under the rotation lock: only another tool deleting it in "
+    "between would make missing_ok matter"
+)
 EQUIVALENT: dict[str, str] = {
     "editengine.files.atomic.x_atomic_write_at__mutmut_3": (
         'backup starting as "" instead of None: the cleanup unlinks "" (ENOENT, ignored)'
