@@ -53,6 +53,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_workspace_guard.py",
         "tests/engine/test_file_layer_contracts.py",
         "tests/engine/test_path_fuzz.py",
+        "tests/engine/test_workspace_refusals.py",
     ),
     "files/locking.py": (
         "tests/engine/test_lock_scope.py",
@@ -90,6 +91,10 @@ _RECHECKED = (
 _JUST_STATED = (
     "the log was stat'ed just before, under the rotation lock: only another tool deleting it in "
     "between would make missing_ok matter"
+)
+_UNREACHABLE = (
+    "_display's last line: resolve refuses a path whose lexical form is outside both roots "
+    "before it asks for a display"
 )
 EQUIVALENT: dict[str, str] = {
     "editengine.files.atomic.x_atomic_write_at__mutmut_3": (
