@@ -60,7 +60,11 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_concurrency.py",
         "tests/engine/test_stale_protection.py",
     ),
-    "applied.py": ("tests/matching/test_cascade.py", "tests/engine/test_fixer_step.py"),
+    "applied.py": (
+        "tests/matching/test_cascade.py",
+        "tests/matching/test_already_applied.py",
+        "tests/engine/test_fixer_step.py",
+    ),
     "telemetry/sinks.py": (
         "tests/telemetry/test_sinks.py",
         "tests/telemetry/test_jsonl_rotation.py",
