@@ -96,6 +96,8 @@ _JUST_STATED = (
     "the log was stat'ed just before, under the rotation lock: only another tool deleting it in "
     "between would make missing_ok matter"
 )
+_OTEL_CASE = "OpenTelemetry instrument names are case-insensitive: the SDK exports them lowercased"
+_FALSY_ASCII = "ensure_ascii=None is falsy, the same as False"
 _UNREACHABLE = (
     "_display's last line: resolve refuses a path whose lexical form is outside both roots "
     "before it asks for a display"
@@ -125,9 +127,7 @@ EQUIVALENT: dict[str, str] = {
     "editengine.files.atomic.x__process_alive__mutmut_26": _LAST_PIECE,
     "editengine.files.atomic.x__process_alive__mutmut_27": _LAST_PIECE
     + " ([1] of two pieces is [-1])",
-    "editengine.fixer.cache.x_correction_key__mutmut_3": (
-        "ensure_ascii=None is falsy, the same as False"
-    ),
+    "editengine.fixer.cache.x_correction_key__mutmut_3": _FALSY_ASCII,
     "editengine.fixer.cache.x_correction_key__mutmut_5": (
         "ensure_ascii left at True: escaped JSON is as injective, so equal keys still mean "
         "equal requests (the key is a digest compared in process, never shown or stored)"
@@ -136,6 +136,39 @@ EQUIVALENT: dict[str, str] = {
         "ensure_ascii=True: escaped JSON is as injective, so equal keys still mean equal requests"
     ),
     "editengine.fixer.cache.x_correction_key__mutmut_14": "codec names are case-insensitive",
+    "editengine.telemetry.sinks.xǁLoggingSinkǁemit__mutmut_13": (
+        "logging formats a message only when it has arguments: the line is logged as is"
+    ),
+    "editengine.telemetry.sinks.xǁJsonlSinkǁemit__mutmut_10": _RECHECKED,
+    "editengine.telemetry.sinks.xǁJsonlSinkǁemit__mutmut_19": _RECHECKED,
+    "editengine.telemetry.sinks.xǁJsonlSinkǁ_rotate_if_needed__mutmut_2": (
+        "the file always counted as rotated away: it is reopened under the same name, the same "
+        "file, and the size check that follows decides as before"
+    ),
+    "editengine.telemetry.sinks.xǁJsonlSinkǁ_shift_backups__mutmut_3": _JUST_STATED,
+    "editengine.telemetry.sinks.xǁJsonlSinkǁ_shift_backups__mutmut_4": _JUST_STATED,
+    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_49": _OTEL_CASE,
+    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_62": _OTEL_CASE,
+    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_75": _OTEL_CASE,
+    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_88": _OTEL_CASE,
+    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_101": _OTEL_CASE,
+    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_115": _OTEL_CASE,
+    "editengine.telemetry.sinks.x_dumps_line__mutmut_8": _FALSY_ASCII,
+    "editengine.files.workspace.xǁWorkspaceǁresolve__mutmut_6": (
+        "root / an absolute path is that absolute path: joining it is the same as taking it"
+    ),
+    "editengine.files.workspace.xǁWorkspaceǁresolve__mutmut_44": (
+        "_outside_message takes the root but does not use it"
+    ),
+    "editengine.files.workspace.xǁWorkspaceǁresolve__mutmut_65": _UNREACHABLE,
+    "editengine.files.workspace.xǁWorkspaceǁ_display__mutmut_11": _UNREACHABLE,
+    "editengine.files.workspace.x__as_text__mutmut_21": (
+        'os.sep is "/" on POSIX: the tuple still holds "/"'
+    ),
+    "editengine.applied.x_left_after_a_miss__mutmut_16": (
+        "two verbatim copies pass the count check but the exact tier then finds two, and two "
+        "places are no answer either"
+    ),
 }
 
 # Read by the code under test (prompt templates, the bundled benchmark).

@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import stat
+import sys
 
 import pytest
 
@@ -34,7 +35,11 @@ def otel_run(states):
     telemetry = Telemetry(sinks=[OTelSink(logger_provider=logs, meter_provider=meters)])
     for state in states:
         run_edit(telemetry, state)
-    return [item.log_record for item in exporter.get_finished_logs()], reader
+    finished_logs = exporter.get_finished_logs()
+    for item in finished_logs:
+        scope = item.instrumentation_scope
+        assert (scope.name, scope.version) == ("editengine", __version__)
+    return [item.log_record for item in finished_logs], reader
 
 
 def instruments(reader):
@@ -121,6 +126,13 @@ def test_otel_log_records_are_info_named_and_carry_no_empty_fields(edit_paths):
     assert "editengine.error_code" not in finished_record.attributes  # None: left out
 
 
+def test_otel_sink_without_opentelemetry_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "opentelemetry", None)  # as if not installed
+    with pytest.raises(ImportError) as caught:
+        OTelSink()
+    assert str(caught.value) == "OTelSink needs OpenTelemetry: pip install 'editengine[otel]'"
+
+
 def test_otel_sink_says_which_modes_exist():
     with pytest.raises(ValueError, match=r"^mode must be 'log' or 'span_event'$"):
         OTelSink(mode="carrier-pigeon")
@@ -196,6 +208,24 @@ def test_lines_that_exactly_fill_the_limit_stay_in_one_file(tmp_path):
     sink.close()
     assert not (tmp_path / "t.jsonl.1").exists()
     assert (tmp_path / "t.jsonl").stat().st_size == 2 * line
+
+
+def test_a_new_log_another_tool_started_is_filled_up_not_rotated(tmp_path):
+    path = tmp_path / "t.jsonl"
+    line = len(sinks_module.dumps_line(finished("e0").to_dict()))
+    sink = JsonlSink(path, max_bytes=3 * line)
+    sink.emit(finished("e0"))
+    os.rename(path, tmp_path / "t.jsonl.old")
+    started = sinks_module.dumps_line(finished("o1").to_dict()) * 2
+    path.write_bytes(started)  # the new file has room for exactly one more line
+    sink.emit(finished("e1"))
+    sink.close()
+    assert not (tmp_path / "t.jsonl.1").exists()
+    assert [json.loads(x)["edit_id"] for x in path.read_text().splitlines()] == [
+        "o1",
+        "o1",
+        "e1",
+    ]
 
 
 def test_five_backups_by_default_each_one_rotation_older(tmp_path):
