@@ -5,6 +5,7 @@
     python scripts/mutation.py --list                     # the modules and their tests
     python scripts/mutation.py --core                     # every core module (long)
     python scripts/mutation.py --again files/atomic.py    # retry only the last survivors
+    python scripts/mutation.py --report --core            # scores of the last runs, no run
 
 Each module runs in a scratch copy of the repository under ``build/mutation/<module>/``
 whose ``[tool.mutmut]`` table is narrowed to that module and to its tests, so mutmut's
@@ -209,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--core", action="store_true", help="every module in the table")
     parser.add_argument("--list", action="store_true", help="print the table and stop")
     parser.add_argument("--again", action="store_true", help="retry the last survivors only")
+    parser.add_argument("--report", action="store_true", help="score the last runs, run nothing")
     parser.add_argument("--max-children", type=int, default=2, help="parallel mutant runs")
     parser.add_argument("--min-score", type=float, default=90.0)
     parser.add_argument("--json", type=Path, help="also write the scores here")
@@ -223,7 +225,10 @@ def main(argv: list[str] | None = None) -> int:
     if not modules or unknown:
         parser.error(f"name modules from --list (unknown: {', '.join(unknown) or 'none given'})")
 
-    scores = [run_module(module, args.max_children, again=args.again) for module in modules]
+    if args.report:
+        scores = [last_score(module) for module in modules]
+    else:
+        scores = [run_module(module, args.max_children, again=args.again) for module in modules]
     print()
     for score in scores:
         print(score.line())
@@ -236,9 +241,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if all(s.percent >= args.min_score for s in scores) else 1
 
 
+def _scratch(module: str) -> Path:
+    return ROOT / "build" / "mutation" / module.replace("/", "_").removesuffix(".py")
+
+
+def last_score(module: str) -> Score:
+    """The verdicts of the last run of ``module``, as they stand."""
+    return _score(module, _results(_scratch(module), dict(os.environ)))
+
+
 def run_module(module: str, max_children: int, *, again: bool = False) -> Score:
     """Run mutmut on one module in its scratch copy and read back its verdicts."""
-    scratch = ROOT / "build" / "mutation" / module.replace("/", "_").removesuffix(".py")
+    scratch = _scratch(module)
     _prepare(scratch, module)
     env = dict(os.environ)
     # Tests that start a subprocess (CLI, crash workers) must import the mutated copy too.
