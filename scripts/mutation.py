@@ -60,6 +60,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_lock_scope.py",
         "tests/engine/test_concurrency.py",
         "tests/engine/test_stale_protection.py",
+        "tests/engine/test_path_locks.py",
     ),
     "applied.py": (
         "tests/matching/test_cascade.py",
