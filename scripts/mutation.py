@@ -70,7 +70,6 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "telemetry/sinks.py": (
         "tests/telemetry/test_sinks.py",
         "tests/telemetry/test_jsonl_rotation.py",
-        "tests/telemetry/test_delivery.py",
         "tests/telemetry/test_sink_contracts.py",
     ),
     "fixer/cache.py": (
