@@ -99,6 +99,14 @@ _JUST_STATED = (
 )
 _OTEL_CASE = "OpenTelemetry instrument names are case-insensitive: the SDK exports them lowercased"
 _FALSY_ASCII = "ensure_ascii=None is falsy, the same as False"
+_SAME_MESSAGE = (
+    "the PermissionError's errno is never shown: WriteFailed reports its strerror, or its "
+    "text when there is none, and both are the message"
+)
+_FILE_LOCK_SERIALISES = (
+    "a fresh thread lock per hold: the file lock (one descriptor per hold, thread_local off) "
+    "still makes threads wait for each other; the thread lock only hands over sooner"
+)
 _UNREACHABLE = (
     "_display's last line: resolve refuses a path whose lexical form is outside both roots "
     "before it asks for a display"
@@ -155,6 +163,13 @@ EQUIVALENT: dict[str, str] = {
     "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_101": _OTEL_CASE,
     "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_115": _OTEL_CASE,
     "editengine.telemetry.sinks.x_dumps_line__mutmut_8": _FALSY_ASCII,
+    "editengine.files.locking.x_default_lock_dir__mutmut_3": (
+        "os.getuid exists on POSIX: the branch without it is never taken"
+    ),
+    "editengine.files.locking.xǁPathLocksǁ_ensure_lock_dir__mutmut_19": _SAME_MESSAGE,
+    "editengine.files.locking.xǁPathLocksǁ_ensure_lock_dir__mutmut_21": _SAME_MESSAGE,
+    "editengine.files.locking.xǁPathLocksǁ_thread_lock__mutmut_1": _FILE_LOCK_SERIALISES,
+    "editengine.files.locking.xǁPathLocksǁ_thread_lock__mutmut_2": _FILE_LOCK_SERIALISES,
     "editengine.files.workspace.xǁWorkspaceǁresolve__mutmut_6": (
         "root / an absolute path is that absolute path: joining it is the same as taking it"
     ),

@@ -28,6 +28,22 @@ def test_the_default_lock_folder_is_per_user_under_the_temp_folder():
     assert PathLocks().lock_dir == expected
 
 
+@pytest.mark.parametrize(("username", "folder"), [("alice", "alice"), (None, "user")])
+def test_without_user_ids_the_lock_folder_is_named_after_the_user(monkeypatch, username, folder):
+    monkeypatch.delattr(os, "getuid")  # as on Windows
+    if username is None:
+        monkeypatch.delenv("USERNAME", raising=False)
+    else:
+        monkeypatch.setenv("USERNAME", username)
+    assert default_lock_dir() == Path(tempfile.gettempdir()) / f"editengine-locks-{folder}"
+
+
+def test_a_lock_folder_under_missing_folders_is_made_with_them(tmp_path):
+    locks = PathLocks(tmp_path / "a" / "b" / "locks", timeout=0.05)
+    with locks.hold(tmp_path / "f.txt", display="f.txt"):
+        assert (tmp_path / "a" / "b" / "locks").is_dir()
+
+
 def test_a_files_lock_is_named_by_the_sha256_of_its_real_path(locks, tmp_path):
     target = tmp_path / "f.txt"
     digest = hashlib.sha256(os.fsencode(target)).hexdigest()
