@@ -49,6 +49,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_workspace_guard.py",
         "tests/engine/test_file_layer_contracts.py",
         "tests/engine/test_atomic_write.py",
+        "tests/engine/test_anchored_refusals.py",
     ),
     "files/workspace.py": (
         "tests/engine/test_workspace_guard.py",
@@ -107,6 +108,8 @@ _FILE_LOCK_SERIALISES = (
     "a fresh thread lock per hold: the file lock (one descriptor per hold, thread_local off) "
     "still makes threads wait for each other; the thread lock only hands over sooner"
 )
+_FD_ZERO = "descriptor 0 is standard input, never an open folder's"
+_SWEEP_DISPLAY = "the display name only words errors, and a sweep answers 0 on any error"
 _UNREACHABLE = (
     "_display's last line: resolve refuses a path whose lexical form is outside both roots "
     "before it asks for a display"
@@ -170,6 +173,20 @@ EQUIVALENT: dict[str, str] = {
     "editengine.files.locking.xǁPathLocksǁ_ensure_lock_dir__mutmut_21": _SAME_MESSAGE,
     "editengine.files.locking.xǁPathLocksǁ_thread_lock__mutmut_1": _FILE_LOCK_SERIALISES,
     "editengine.files.locking.xǁPathLocksǁ_thread_lock__mutmut_2": _FILE_LOCK_SERIALISES,
+    "editengine.files.anchored.xǁAnchoredDirǁclose__mutmut_1": _FD_ZERO,
+    "editengine.files.anchored.xǁAnchoredDirǁclose__mutmut_2": _FD_ZERO,
+    "editengine.files.anchored.xǁAnchoredDirǁclose__mutmut_6": (
+        "-2 marks a closed folder as well as -1 does"
+    ),
+    "editengine.files.anchored.xǁAnchoredDirǁ_close_created__mutmut_1": (
+        "closing fails only on a bad descriptor, and these were dup'ed by this walk and are "
+        "closed only here"
+    ),
+    "editengine.files.anchored.xǁWorkspaceDirǁ_step__mutmut_21": (
+        "os.mkdir's default mode is 0o777 already"
+    ),
+    "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_2": _SWEEP_DISPLAY,
+    "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_5": _SWEEP_DISPLAY,
     "editengine.files.workspace.xǁWorkspaceǁresolve__mutmut_6": (
         "root / an absolute path is that absolute path: joining it is the same as taking it"
     ),
