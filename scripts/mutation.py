@@ -185,6 +185,10 @@ EQUIVALENT: dict[str, str] = {
     "editengine.files.anchored.xǁWorkspaceDirǁ_step__mutmut_21": (
         "os.mkdir's default mode is 0o777 already"
     ),
+    "editengine.files.anchored.xǁAnchoredDirǁexists__mutmut_3": _FALSY,
+    "editengine.files.anchored.xǁWorkspaceDirǁ_refusal__mutmut_5": _FALSY,
+    "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_7": _SWEEP_DISPLAY,
+    "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_8": _SWEEP_DISPLAY,
     "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_2": _SWEEP_DISPLAY,
     "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_5": _SWEEP_DISPLAY,
     "editengine.files.workspace.xǁWorkspaceǁresolve__mutmut_6": (

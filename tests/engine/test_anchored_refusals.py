@@ -139,6 +139,25 @@ def test_a_folder_swapped_for_a_link_right_after_it_was_made_is_refused(
     assert caught.value.path == "new/f.txt"
 
 
+def test_a_folder_swapped_for_a_file_right_after_it_was_made_is_not_a_folder(files, monkeypatch):
+    def swapped_mkdir(name, mode=0o777, *, dir_fd=None):
+        os.close(os.open(name, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=dir_fd))
+
+    monkeypatch.setattr(os, "mkdir", swapped_mkdir)
+    with pytest.raises(NotAFile) as caught:
+        files.walk(("new",), display="new/f.txt", create=True, created=[])
+    assert caught.value.path == "new/f.txt"
+
+
+def test_a_link_gone_before_it_could_be_looked_at_is_still_refused(files, root):
+    fd = os.open(root, os.O_RDONLY)
+    try:
+        error = files._refusal(fd, "vanished", OSError(errno.ELOOP, "loop"), "vanished/f.txt")
+    finally:
+        os.close(fd)
+    assert isinstance(error, PathOutsideWorkspace)
+
+
 def test_a_folder_that_cannot_be_made_says_why(files, monkeypatch):
     def full(name, mode=0o777, *, dir_fd=None):
         raise OSError(errno.ENOSPC, "No space left on device")
