@@ -6,6 +6,7 @@
     python scripts/mutation.py --core                     # every core module (long)
     python scripts/mutation.py --again files/atomic.py    # retry only the last survivors
     python scripts/mutation.py --report --core            # scores of the last runs, no run
+    python scripts/mutation.py --equivalents              # the equivalent mutants, as Markdown
 
 Each module runs in a scratch copy of the repository under ``build/mutation/<module>/``
 whose ``[tool.mutmut]`` table is narrowed to that module and to its tests, so mutmut's
@@ -247,11 +248,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="print the table and stop")
     parser.add_argument("--again", action="store_true", help="retry the last survivors only")
     parser.add_argument("--report", action="store_true", help="score the last runs, run nothing")
+    parser.add_argument(
+        "--equivalents", action="store_true", help="print the equivalent mutants and stop"
+    )
     parser.add_argument("--max-children", type=int, default=2, help="parallel mutant runs")
     parser.add_argument("--min-score", type=float, default=90.0)
     parser.add_argument("--json", type=Path, help="also write the scores here")
     args = parser.parse_args(argv)
 
+    if args.equivalents:
+        print("| mutant | why it changes nothing |\n|---|---|")
+        for name, reason in EQUIVALENT.items():
+            print(f"| `{name.removeprefix('editengine.')}` | {reason} |")
+        return 0
     if args.list:
         for module, tests in TESTS_BY_MODULE.items():
             print(f"{module}: {' '.join(tests)}")
