@@ -64,6 +64,13 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_stale_protection.py",
         "tests/engine/test_path_locks.py",
     ),
+    "files/reading.py": (
+        "tests/engine/test_errors_leave_files_intact.py",
+        "tests/engine/test_edit_files.py",
+        "tests/engine/test_stale_protection.py",
+        "tests/engine/test_lock_scope.py",
+    ),
+    "files/suggest.py": ("tests/engine/test_path_suggestions.py",),
     "applied.py": (
         "tests/matching/test_cascade.py",
         "tests/matching/test_already_applied.py",
