@@ -70,7 +70,10 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_stale_protection.py",
         "tests/engine/test_lock_scope.py",
     ),
-    "files/suggest.py": ("tests/engine/test_path_suggestions.py",),
+    "files/suggest.py": (
+        "tests/engine/test_path_suggestions.py",
+        "tests/engine/test_suggest_paths.py",
+    ),
     "applied.py": (
         "tests/matching/test_cascade.py",
         "tests/matching/test_already_applied.py",
