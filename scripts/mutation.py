@@ -121,6 +121,11 @@ _FILE_LOCK_SERIALISES = (
 )
 _FD_ZERO = "descriptor 0 is standard input, never an open folder's"
 _SWEEP_DISPLAY = "the display name only words errors, and a sweep answers 0 on any error"
+_FWALK = "os.fwalk follows no links by default: None and no argument both mean False"
+_PREFILTER = (
+    "a cheap bound that only skips work: a weaker bound lets difflib, which decides, see more "
+    "paths; one equal to the threshold only rules out paths difflib would score below 0.6"
+)
 _UNREACHABLE = (
     "_display's last line: resolve refuses a path whose lexical form is outside both roots "
     "before it asks for a display"
@@ -202,6 +207,17 @@ EQUIVALENT: dict[str, str] = {
     "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_8": _SWEEP_DISPLAY,
     "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_2": _SWEEP_DISPLAY,
     "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_5": _SWEEP_DISPLAY,
+    "editengine.files.suggest.x_suggest_paths__mutmut_40": _PREFILTER,
+    "editengine.files.suggest.x_suggest_paths__mutmut_42": _PREFILTER,
+    "editengine.files.suggest.x_suggest_paths__mutmut_43": _PREFILTER,
+    "editengine.files.suggest.x_suggest_paths__mutmut_44": _PREFILTER,
+    "editengine.files.suggest.x_suggest_paths__mutmut_50": _PREFILTER,
+    "editengine.files.suggest.x_suggest_paths__mutmut_11": _FWALK,
+    "editengine.files.suggest.x_suggest_paths__mutmut_13": _FWALK,
+    "editengine.files.suggest.x_suggest_paths__mutmut_59": (
+        "stopping a folder early at seen == max_files: the next folder would stop at its first "
+        "file anyway, having added nothing"
+    ),
     "editengine.files.workspace.xǁWorkspaceǁresolve__mutmut_6": (
         "root / an absolute path is that absolute path: joining it is the same as taking it"
     ),

@@ -36,19 +36,33 @@ def test_similar_paths_come_best_first_then_by_name(tmp_path):
     assert suggestions == tuple(expected)
 
 
-def test_a_ruled_out_name_does_not_end_the_search_of_its_folder(tmp_path):
-    make(tmp_path, "a" * 60 + ".txt", "a.txx", "zzz.q")
-    suggestions, _ = suggest_paths(tmp_path, "a.txt")
-    assert suggestions == ("a.txx",)
+@pytest.mark.parametrize(
+    "first",
+    [
+        "0" * 60 + ".txt",  # ruled out by its length
+        "0.zzz",  # ruled out by the quick similarity bound
+        "a.txt",  # the same name: listed apart
+    ],
+)
+def test_a_name_set_aside_does_not_end_the_search_of_its_folder(tmp_path, first):
+    make(tmp_path, first, "a.txx")
+    suggestions, _ = suggest_paths(tmp_path, "b/a.txt")
+    assert "a.txx" in suggestions
+
+
+def test_a_path_exactly_as_similar_as_required_is_offered(tmp_path):
+    make(tmp_path, "abcxy")
+    assert ratio("abcde", "abcxy") == 0.6
+    assert suggest_paths(tmp_path, "abcde")[0] == ("abcxy",)
 
 
 def test_same_name_files_come_first_closest_path_first(tmp_path):
-    paths = ["x/y/z/app.py", "src/app.py", "src/old/app.py"]
+    paths = ["x/y/z/app.py", "src/app.py", "src/old/app.py", "aaa/app.py", "src/neww/app.py"]
     make(tmp_path, *paths, "src/ap.py")
-    suggestions, same = suggest_paths(tmp_path, "src/new/app.py", limit=4)
+    suggestions, same = suggest_paths(tmp_path, "src/new/app.py", limit=6)
     assert same == tuple(sorted(paths, key=lambda p: -ratio("src/new/app.py", p)))
-    assert same[-1] == "x/y/z/app.py"
-    assert suggestions[:3] == same and suggestions[3] == "src/ap.py"
+    assert same[0] == "src/neww/app.py"  # not the first by name
+    assert suggestions[:5] == same and suggestions[5] == "src/ap.py"
 
 
 def test_many_same_name_files_are_still_ranked_closest_first(tmp_path):
