@@ -117,3 +117,22 @@ def test_a_lone_surrogate_anywhere_in_the_request_makes_a_key():
 
         assert len(key) == 64 and key != correction_key(make_request())
     assert correction_key(make_request(old="\udc80")) != correction_key(make_request(old="\udc81"))
+
+
+def test_a_cache_of_one_keeps_the_latest_correction():
+    cache = CorrectionCache(maxsize=1)
+
+    cache.put("a", _correction("a"))
+    cache.put("b", _correction("b"))
+
+    assert cache.maxsize == 1
+    assert cache.get("a") is None and cache.get("b") == _correction("b")
+
+
+def test_the_default_cache_holds_fifty_corrections():
+    cache = CorrectionCache()
+    for n in range(51):
+        cache.put(str(n), _correction(str(n)))
+
+    assert cache.maxsize == 50 and len(cache) == 50
+    assert cache.get("0") is None and cache.get("1") is not None

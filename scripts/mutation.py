@@ -1,0 +1,418 @@
+"""Mutation testing of the core modules, one module at a time, with the tests that cover it.
+
+    python scripts/mutation.py files/atomic.py            # one module (minutes)
+    python scripts/mutation.py files/atomic.py matching/already_applied.py  # several
+    python scripts/mutation.py --list                     # the modules and their tests
+    python scripts/mutation.py --core                     # every core module (long)
+    python scripts/mutation.py --again files/atomic.py    # retry only the last survivors
+    python scripts/mutation.py --report --core            # scores of the last runs, no run
+    python scripts/mutation.py --equivalents              # the equivalent mutants, as Markdown
+
+Each module runs in a scratch copy of the repository under ``build/mutation/<module>/``
+whose ``[tool.mutmut]`` table is narrowed to that module and to its tests, so mutmut's
+test mapping and its runs cover a few test files, not the whole suite. The copy keeps
+mutmut's results between runs: a second run only tries mutants it has not judged yet
+(delete the folder to start over); ``--again`` retries just the mutants the last run did
+not kill, after tests were added for them. Mutants listed in :data:`EQUIVALENT` (see
+``docs/mutation.md``) change no behaviour; they are counted apart and leave the score.
+
+The score is (killed + timeout) / (killed + survived + timeout + no tests): a mutant that
+makes the tests hang is caught as surely as one that fails them; equivalent mutants are left
+out; the command exits 1 when a module scores below ``--min-score`` (default 90).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = "src/editengine"
+
+# Each core module and the tests that exercise it (the narrower, the faster a run).
+TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
+    "files/atomic.py": (
+        "tests/engine/test_atomic_write.py",
+        "tests/engine/test_file_layer_contracts.py",
+        "tests/engine/test_temp_sweep.py",
+        "tests/engine/test_atomic_primitives.py",
+    ),
+    "files/anchored.py": (
+        "tests/engine/test_anchored_dir.py",
+        "tests/engine/test_parent_swap.py",
+        "tests/engine/test_workspace_guard.py",
+        "tests/engine/test_file_layer_contracts.py",
+        "tests/engine/test_atomic_write.py",
+        "tests/engine/test_anchored_refusals.py",
+    ),
+    "files/workspace.py": (
+        "tests/engine/test_workspace_guard.py",
+        "tests/engine/test_file_layer_contracts.py",
+        "tests/engine/test_path_fuzz.py",
+        "tests/engine/test_workspace_refusals.py",
+    ),
+    "files/locking.py": (
+        "tests/engine/test_lock_scope.py",
+        "tests/engine/test_concurrency.py",
+        "tests/engine/test_stale_protection.py",
+        "tests/engine/test_path_locks.py",
+    ),
+    "files/reading.py": (
+        "tests/engine/test_errors_leave_files_intact.py",
+        "tests/engine/test_edit_files.py",
+        "tests/engine/test_stale_protection.py",
+        "tests/engine/test_lock_scope.py",
+    ),
+    "files/suggest.py": (
+        "tests/engine/test_path_suggestions.py",
+        "tests/engine/test_suggest_paths.py",
+    ),
+    "matching/already_applied.py": (
+        "tests/matching/test_cascade.py",
+        "tests/matching/test_already_applied.py",
+        "tests/matching/test_already_applied_boundaries.py",
+        "tests/engine/test_fixer_step.py",
+    ),
+    "telemetry/sinks.py": (
+        "tests/telemetry/test_sinks.py",
+        "tests/telemetry/test_jsonl_rotation.py",
+        "tests/telemetry/test_sink_contracts.py",
+    ),
+    "fixer/cache.py": (
+        "tests/fixer/test_cache.py",
+        "tests/fixer/test_llm_fixer.py",
+        "tests/fixer/test_single_flight.py",
+    ),
+}
+
+# Mutants that behave exactly like the code they mutate: name -> why (docs/mutation.md).
+# mutmut numbers the mutants of a function in order, so an edit of that function renumbers
+# them: re-check this table against ``mutmut show NAME`` when the function changes.
+_POSIX_FLAG = "the flag exists on POSIX, so getattr's default is never used"
+_NO_BINARY = (
+    "O_BINARY exists only on Windows; a default of 0 or 1 (O_WRONLY, already set) adds nothing"
+)
+_FALSY = "follow_symlinks=None is falsy, the same as False"
+_WINDOWS = "the Windows branch: os.name is never 'nt' on POSIX"
+_LAST_PIECE = "/proc/<pid>/stat has one ')' before the state: the last piece is the same"
+_RECHECKED = (
+    "a rotation asked for when none is due: _rotate_if_needed checks again under the lock and "
+    "leaves the file alone"
+)
+_JUST_STATED = (
+    "the log was stat'ed just before, under the rotation lock: only another tool deleting it in "
+    "between would make missing_ok matter"
+)
+_OTEL_CASE = "OpenTelemetry instrument names are case-insensitive: the SDK exports them lowercased"
+_FALSY_ASCII = "ensure_ascii=None is falsy, the same as False"
+_SAME_MESSAGE = (
+    "the PermissionError's errno is never shown: WriteFailed reports its strerror, or its "
+    "text when there is none, and both are the message"
+)
+_FILE_LOCK_SERIALISES = (
+    "a fresh thread lock per hold: the file lock (one descriptor per hold, thread_local off) "
+    "still makes threads wait for each other; the thread lock only hands over sooner"
+)
+_FD_ZERO = "descriptor 0 is standard input, never an open folder's"
+_SWEEP_DISPLAY = "the display name only words errors, and a sweep answers 0 on any error"
+_FWALK = "os.fwalk follows no links by default: None and no argument both mean False"
+_PREFILTER = (
+    "a cheap bound that only skips work: a weaker bound lets difflib, which decides, see more "
+    "paths; one equal to the threshold only rules out paths difflib would score below 0.6"
+)
+_UNREACHABLE = (
+    "_display's last line: resolve refuses a path whose lexical form is outside both roots "
+    "before it asks for a display"
+)
+EQUIVALENT: dict[str, str] = {
+    "editengine.files.atomic.x_atomic_write_at__mutmut_3": (
+        'backup starting as "" instead of None: the cleanup unlinks "" (ENOENT, ignored)'
+    ),
+    "editengine.files.atomic.x__temp_name__mutmut_1": (
+        "cutting the target name at 81 instead of 80 still keeps the temp name far under 255 bytes"
+    ),
+    "editengine.files.atomic.x__link_backup__mutmut_7": _FALSY,
+    "editengine.files.atomic.x_sweep_stale_temps__mutmut_18": _FALSY,
+    "editengine.files.atomic.x__write_temp__mutmut_5": _NO_BINARY,
+    "editengine.files.atomic.x__write_temp__mutmut_11": _NO_BINARY,
+    "editengine.files.atomic.x__write_temp__mutmut_12": _NO_BINARY,
+    "editengine.files.atomic.x__write_temp__mutmut_13": _NO_BINARY,
+    "editengine.files.atomic.x__write_temp__mutmut_19": _POSIX_FLAG,
+    "editengine.files.atomic.x__write_temp__mutmut_22": _POSIX_FLAG,
+    "editengine.files.atomic.x__write_temp__mutmut_25": _POSIX_FLAG,
+    "editengine.files.atomic.x__write_temp__mutmut_28": _POSIX_FLAG,
+    "editengine.files.atomic.x__write_temp__mutmut_31": _POSIX_FLAG,
+    "editengine.files.atomic.x__write_temp__mutmut_34": _POSIX_FLAG,
+    "editengine.files.atomic.x__sync_directory__mutmut_2": _WINDOWS,
+    "editengine.files.atomic.x__sync_directory__mutmut_3": _WINDOWS,
+    "editengine.files.atomic.x__process_alive__mutmut_23": _LAST_PIECE,
+    "editengine.files.atomic.x__process_alive__mutmut_26": _LAST_PIECE,
+    "editengine.files.atomic.x__process_alive__mutmut_27": _LAST_PIECE
+    + " ([1] of two pieces is [-1])",
+    "editengine.fixer.cache.x_correction_key__mutmut_3": _FALSY_ASCII,
+    "editengine.fixer.cache.x_correction_key__mutmut_5": (
+        "ensure_ascii left at True: escaped JSON is as injective, so equal keys still mean "
+        "equal requests (the key is a digest compared in process, never shown or stored)"
+    ),
+    "editengine.fixer.cache.x_correction_key__mutmut_7": (
+        "ensure_ascii=True: escaped JSON is as injective, so equal keys still mean equal requests"
+    ),
+    "editengine.fixer.cache.x_correction_key__mutmut_14": "codec names are case-insensitive",
+    "editengine.telemetry.sinks.xǁLoggingSinkǁemit__mutmut_13": (
+        "logging formats a message only when it has arguments: the line is logged as is"
+    ),
+    "editengine.telemetry.sinks.xǁJsonlSinkǁemit__mutmut_10": _RECHECKED,
+    "editengine.telemetry.sinks.xǁJsonlSinkǁemit__mutmut_19": _RECHECKED,
+    "editengine.telemetry.sinks.xǁJsonlSinkǁ_rotate_if_needed__mutmut_2": (
+        "the file always counted as rotated away: it is reopened under the same name, the same "
+        "file, and the size check that follows decides as before"
+    ),
+    "editengine.telemetry.sinks.xǁJsonlSinkǁ_shift_backups__mutmut_3": _JUST_STATED,
+    "editengine.telemetry.sinks.xǁJsonlSinkǁ_shift_backups__mutmut_4": _JUST_STATED,
+    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_49": _OTEL_CASE,
+    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_62": _OTEL_CASE,
+    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_75": _OTEL_CASE,
+    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_88": _OTEL_CASE,
+    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_101": _OTEL_CASE,
+    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_115": _OTEL_CASE,
+    "editengine.telemetry.sinks.x_dumps_line__mutmut_8": _FALSY_ASCII,
+    "editengine.files.locking.x_default_lock_dir__mutmut_3": (
+        "os.getuid exists on POSIX: the branch without it is never taken"
+    ),
+    "editengine.files.locking.xǁPathLocksǁ_ensure_lock_dir__mutmut_19": _SAME_MESSAGE,
+    "editengine.files.locking.xǁPathLocksǁ_ensure_lock_dir__mutmut_21": _SAME_MESSAGE,
+    "editengine.files.locking.xǁPathLocksǁ_thread_lock__mutmut_1": _FILE_LOCK_SERIALISES,
+    "editengine.files.locking.xǁPathLocksǁ_thread_lock__mutmut_2": _FILE_LOCK_SERIALISES,
+    "editengine.files.anchored.xǁAnchoredDirǁclose__mutmut_1": _FD_ZERO,
+    "editengine.files.anchored.xǁAnchoredDirǁclose__mutmut_2": _FD_ZERO,
+    "editengine.files.anchored.xǁAnchoredDirǁclose__mutmut_6": (
+        "-2 marks a closed folder as well as -1 does"
+    ),
+    "editengine.files.anchored.xǁAnchoredDirǁ_close_created__mutmut_1": (
+        "closing fails only on a bad descriptor, and these were dup'ed by this walk and are "
+        "closed only here"
+    ),
+    "editengine.files.anchored.xǁWorkspaceDirǁ_step__mutmut_21": (
+        "os.mkdir's default mode is 0o777 already"
+    ),
+    "editengine.files.anchored.xǁAnchoredDirǁexists__mutmut_3": _FALSY,
+    "editengine.files.anchored.xǁWorkspaceDirǁ_refusal__mutmut_5": _FALSY,
+    "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_7": _SWEEP_DISPLAY,
+    "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_8": _SWEEP_DISPLAY,
+    "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_2": _SWEEP_DISPLAY,
+    "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_5": _SWEEP_DISPLAY,
+    "editengine.files.suggest.x_suggest_paths__mutmut_40": _PREFILTER,
+    "editengine.files.suggest.x_suggest_paths__mutmut_42": _PREFILTER,
+    "editengine.files.suggest.x_suggest_paths__mutmut_43": _PREFILTER,
+    "editengine.files.suggest.x_suggest_paths__mutmut_44": _PREFILTER,
+    "editengine.files.suggest.x_suggest_paths__mutmut_50": _PREFILTER,
+    "editengine.files.suggest.x_suggest_paths__mutmut_11": _FWALK,
+    "editengine.files.suggest.x_suggest_paths__mutmut_13": _FWALK,
+    "editengine.files.suggest.x_suggest_paths__mutmut_59": (
+        "stopping a folder early at seen == max_files: the next folder would stop at its first "
+        "file anyway, having added nothing"
+    ),
+    "editengine.files.workspace.xǁWorkspaceǁresolve__mutmut_6": (
+        "root / an absolute path is that absolute path: joining it is the same as taking it"
+    ),
+    "editengine.files.workspace.xǁWorkspaceǁresolve__mutmut_44": (
+        "_outside_message takes the root but does not use it"
+    ),
+    "editengine.files.workspace.xǁWorkspaceǁresolve__mutmut_65": _UNREACHABLE,
+    "editengine.files.workspace.xǁWorkspaceǁ_display__mutmut_11": _UNREACHABLE,
+    "editengine.files.workspace.x__as_text__mutmut_21": (
+        'os.sep is "/" on POSIX: the tuple still holds "/"'
+    ),
+    "editengine.matching.already_applied.x_left_after_a_miss__mutmut_16": (
+        "two verbatim copies pass the count check but the exact tier then finds two, and two "
+        "places are no answer either"
+    ),
+}
+
+# Read by the code under test (prompt templates, the bundled benchmark).
+_DATA = ("prompts", "fixtures")
+_STATUS = re.compile(r"^\s*(?P<name>\S+): (?P<status>.+)$")
+
+
+@dataclass
+class Score:
+    module: str
+    killed: int
+    survived: list[str]
+    timeout: list[str]
+    no_tests: list[str]
+    equivalent: list[str]
+
+    @property
+    def judged(self) -> int:
+        return self.killed + len(self.survived) + len(self.timeout) + len(self.no_tests)
+
+    @property
+    def percent(self) -> float:
+        # A mutant that makes the tests hang is caught (they never pass), as a killed one is.
+        detected = self.killed + len(self.timeout)
+        return 100.0 if self.judged == 0 else 100.0 * detected / self.judged
+
+    def line(self) -> str:
+        return (
+            f"{self.module}: {self.percent:.1f}% — killed {self.killed}, survived "
+            f"{len(self.survived)}, timeout {len(self.timeout)}, no tests {len(self.no_tests)}, "
+            f"equivalent {len(self.equivalent)}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("modules", nargs="*", help="paths under src/editengine/")
+    parser.add_argument("--core", action="store_true", help="every module in the table")
+    parser.add_argument("--list", action="store_true", help="print the table and stop")
+    parser.add_argument("--again", action="store_true", help="retry the last survivors only")
+    parser.add_argument("--report", action="store_true", help="score the last runs, run nothing")
+    parser.add_argument(
+        "--equivalents", action="store_true", help="print the equivalent mutants and stop"
+    )
+    parser.add_argument("--max-children", type=int, default=2, help="parallel mutant runs")
+    parser.add_argument("--min-score", type=float, default=90.0)
+    parser.add_argument("--json", type=Path, help="also write the scores here")
+    args = parser.parse_args(argv)
+
+    if args.equivalents:
+        print("| mutant | why it changes nothing |\n|---|---|")
+        for name, reason in EQUIVALENT.items():
+            print(f"| `{name.removeprefix('editengine.')}` | {reason} |")
+        return 0
+    if args.list:
+        for module, tests in TESTS_BY_MODULE.items():
+            print(f"{module}: {' '.join(tests)}")
+        return 0
+    modules = list(TESTS_BY_MODULE) if args.core else args.modules
+    unknown = [m for m in modules if m not in TESTS_BY_MODULE]
+    if not modules or unknown:
+        parser.error(f"name modules from --list (unknown: {', '.join(unknown) or 'none given'})")
+
+    if args.report:
+        scores = [last_score(module) for module in modules]
+    else:
+        scores = [run_module(module, args.max_children, again=args.again) for module in modules]
+    print()
+    for score in scores:
+        print(score.line())
+        for name in score.survived + score.no_tests:
+            print(f"    not killed: {name}")
+        for name in score.timeout:
+            print(f"    timed out: {name}")
+    if args.json:
+        args.json.write_text(json.dumps([vars(s) for s in scores], indent=2) + "\n")
+    return 0 if all(s.percent >= args.min_score for s in scores) else 1
+
+
+def _scratch(module: str) -> Path:
+    return ROOT / "build" / "mutation" / module.replace("/", "_").removesuffix(".py")
+
+
+def last_score(module: str) -> Score:
+    """The verdicts of the last run of ``module``, as they stand."""
+    return _score(module, _results(_scratch(module), dict(os.environ)))
+
+
+def run_module(module: str, max_children: int, *, again: bool = False) -> Score:
+    """Run mutmut on one module in its scratch copy and read back its verdicts."""
+    scratch = _scratch(module)
+    _prepare(scratch, module)
+    env = dict(os.environ)
+    # Tests that start a subprocess (CLI, crash workers) must import the mutated copy too.
+    # The folder must exist before Python starts: a path entry that is missing then is
+    # cached as dead, and mutmut's own run would import the unmutated package.
+    mutated = scratch / "mutants" / "src"
+    mutated.mkdir(parents=True, exist_ok=True)
+    env["PYTHONPATH"] = str(mutated)
+    retry: list[str] = []
+    if again:
+        last = _score(module, _results(scratch, env))
+        retry = [name.split(" ")[0] for name in last.survived + last.timeout + last.no_tests]
+        if not retry:
+            return last
+    run = [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *retry]
+    subprocess.run(run, cwd=scratch, env=env, check=False)
+    return _score(module, _results(scratch, env))
+
+
+def _results(scratch: Path, env: dict[str, str]) -> str:
+    """``mutmut results --all``: one ``name: status`` line per mutant."""
+    if not (scratch / "mutants").exists():
+        return ""
+    results = subprocess.run(
+        [sys.executable, "-m", "mutmut", "results", "--all", "true"],
+        cwd=scratch,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return results.stdout
+
+
+def _prepare(scratch: Path, module: str) -> None:
+    """Fresh copies of src/, tests/ and their data, and a pyproject.toml narrowed to ``module``."""
+    scratch.mkdir(parents=True, exist_ok=True)
+    for folder in ("src", "tests", *_DATA):
+        shutil.rmtree(scratch / folder, ignore_errors=True)
+        shutil.copytree(
+            ROOT / folder, scratch / folder, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    (scratch / "pyproject.toml").write_text(_narrowed(pyproject, module))
+
+
+def _narrowed(pyproject: str, module: str) -> str:
+    """``pyproject`` with its ``[tool.mutmut]`` table replaced by one for ``module`` alone."""
+    kept: list[str] = []
+    inside = False
+    for line in pyproject.splitlines():
+        if line.startswith("["):
+            inside = line.strip() == "[tool.mutmut]"
+        if not inside:
+            kept.append(line)
+    tests = ", ".join(json.dumps(t) for t in TESTS_BY_MODULE[module])
+    table = [
+        "[tool.mutmut]",
+        'source_paths = ["src"]',
+        f"only_mutate = [{json.dumps(f'{PACKAGE}/{module}')}]",
+        f"pytest_add_cli_args_test_selection = [{tests}]",
+        'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
+        "use_git_change_detection = false",
+        f"also_copy = [{', '.join(json.dumps(d) for d in _DATA)}]",
+    ]
+    return "\n".join([*kept, "", *table]) + "\n"
+
+
+def _score(module: str, results: str) -> Score:
+    prefix = "editengine." + module.removesuffix(".py").replace("/", ".")
+    score = Score(module, 0, [], [], [], [])
+    for line in results.splitlines():
+        found = _STATUS.match(line)
+        if found is None or not found["name"].startswith(prefix):
+            continue
+        name, status = found["name"], found["status"].strip()
+        if name in EQUIVALENT:
+            score.equivalent.append(name)
+        elif status == "killed":
+            score.killed += 1
+        elif status == "timeout":
+            score.timeout.append(name)
+        elif status == "no tests":
+            score.no_tests.append(name)
+        else:
+            score.survived.append(f"{name} ({status})" if status != "survived" else name)
+    return score
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,123 @@
+"""matching/already_applied.py on its own: when an edit counts as made already, at each boundary.
+
+The cascade tests reach these helpers through whole edits; here each decision is pinned at
+the edge where it flips — how long is distinctive, how alike is a plausible retry, when is
+old_string "away from" new_string.
+"""
+
+from __future__ import annotations
+
+from editengine.matching.already_applied import (
+    a_plausible_retry,
+    distinctive,
+    left_after_a_miss,
+    no_op,
+    wraps_every_quote,
+)
+from editengine.matching.base import Match
+from editengine.results import TierAttempt
+from editengine.text import LineIndex, NormalizedText
+
+
+def spans(matches: list[Match]) -> list[tuple[int, int]]:
+    return [(m.start, m.end) for m in matches]
+
+
+def test_distinctive_means_twelve_characters_besides_whitespace():
+    assert distinctive("abcdef  ghijkl")
+    assert not distinctive("abcdef \n ghijk")
+
+
+def test_alike_at_exactly_one_half_is_a_plausible_retry():
+    assert a_plausible_retry("ab", "ac")  # one kept of two on each side: 0.5
+    assert not a_plausible_retry("ab", "cd")
+
+
+def test_spacing_alone_never_makes_a_retry_implausible():
+    few, more = "a b c d e f g h", "a  b c d e f g h i j"
+    assert a_plausible_retry(few, more)
+    assert a_plausible_retry(more, few)
+
+
+def test_long_texts_are_compared_token_by_token():
+    # Alike letter by letter, but not one token in common.
+    old, new = "ab " * 3400, "ba " * 3400
+    assert len(old) + len(new) > 20_000
+    assert not a_plausible_retry(old, new)
+    assert a_plausible_retry("ab " * 30, "ba " * 30)  # short: letter by letter
+    assert a_plausible_retry(old, new.replace("ba", "ab", 3399))
+
+
+def test_texts_of_exactly_the_bound_are_still_compared_letter_by_letter():
+    old, new = "ab " * 3333 + "x", "ba " * 3333 + "y"
+    assert len(old) + len(new) == 20_000
+    assert a_plausible_retry(old, new)
+
+
+def test_long_texts_alike_at_exactly_one_half_are_a_plausible_retry():
+    old, new = "a " + "b" * 10_000, "a " + "c" * 10_000  # tokens: one of two kept
+    assert a_plausible_retry(old, new)
+
+
+def test_a_quote_ending_where_new_string_ends_is_wrapped():
+    text = "def f():\n    setup()\n    call(value)\n"
+    source = NormalizedText.of(text)
+    found = wraps_every_quote(source, "call(value)\n", "    setup()\n    call(value)\n")
+    assert spans(found) == [(9, len(text))]
+
+
+# -- new_string standing alone ----------------------------------------------------------------
+
+
+def test_new_string_found_verbatim_once_is_left_after_a_miss():
+    text = "x = 1\nresult = compute(value)\n"
+    found = left_after_a_miss(NormalizedText.of(text), "result = compute()", "compute(value)")
+    assert spans(found) == [(15, 29)]
+
+
+def test_new_string_found_twice_is_not_left_after_a_miss():
+    text = "result = compute(value)\nresult = compute(value)\n"
+    source = NormalizedText.of(text)
+    assert left_after_a_miss(source, "result = compute()", "result = compute(value)") == []
+
+
+def test_new_string_found_line_for_line_once_is_left_after_a_miss():
+    text = "def f():\n        first_call(a)\n        second_call(b)\n"
+    old, new = "first_call()\nsecond_call()", "first_call(a)\nsecond_call(b)"
+    found = left_after_a_miss(NormalizedText.of(text), old, new)
+    assert len(found) == 1
+    assert text[found[0].start : found[0].end].split() == new.split()
+
+
+def test_new_string_found_line_for_line_twice_is_not_left_after_a_miss():
+    block = "        first_call(a)\n        second_call(b)\n"
+    text = "def f():\n" + block + "def g():\n" + block
+    old, new = "first_call()\nsecond_call()", "first_call(a)\nsecond_call(b)"
+    assert left_after_a_miss(NormalizedText.of(text), old, new) == []
+
+
+# -- the answer -------------------------------------------------------------------------------
+
+
+def test_the_no_op_answer_keeps_the_file_and_says_where_and_why():
+    text = "a\nb\nc\n"
+    source = NormalizedText.of(text)
+    trace = (TierAttempt("exact", "matched", 1),)
+    places = [Match(2, 5, similarity=0.9)]
+
+    inside = no_op(source, places, LineIndex(text), trace, old_is_inside=True)
+    alone = no_op(source, places, LineIndex(text), trace, old_is_inside=False)
+
+    assert inside.new_content == text and inside.replacements == 0
+    assert inside.strategy == "already_applied" and inside.no_change
+    assert inside.trace == trace
+    (region,) = inside.spans
+    assert (region.start_line, region.end_line, region.similarity) == (2, 3, 0.9)
+    assert inside.note == (
+        "new_string is already in the file where old_string is; the edit was applied before."
+    )
+    assert alone.note == (
+        f"old_string is not in the file but new_string already is ({region.describe()}); "
+        "the edit looks applied already, so nothing was changed."
+    )
+    assert alone.spans == inside.spans
