@@ -156,3 +156,16 @@ def test_diffs_written_by_difflib_are_never_wrong(context: int) -> None:
         edit_successes += score(case, CaseResult(edit is not None, edit)) is Outcome.SUCCESS
     assert wrong == []
     assert outcomes[Outcome.SUCCESS] >= edit_successes - len(CASES) // 100
+
+
+def test_a_multi_file_patch_is_scored_file_by_file_retries_included() -> None:
+    """A retried request's file must stay as it is while the fresh files beside it change:
+    a patch that does both is a success, not a wrong edit."""
+    from editengine.evaluation.formats import score_group
+    from editengine.evaluation.scoring import Outcome
+
+    retried = [case for case in CASES if case.request == "retry" and edit_outcome(case)][:5]
+    fresh = [case for case in CASES if case.request != "retry" and edit_outcome(case)][:5]
+    assert retried and fresh
+    for pair in zip(retried, fresh):
+        assert score_group(list(pair), "udiff") is Outcome.SUCCESS

@@ -147,9 +147,9 @@ def score_group(cases: Sequence[EvalCase], format: str) -> Outcome:
     outcomes = [
         score(case, CaseResult(ok, after[path_of(case, i)])) for i, case in enumerate(cases)
     ]
+    # Each file is scored as its own case: a retried request's file must be left as it is
+    # while the fresh ones beside it change. A patch refused whole leaves every file alone.
     untouched = all(after[p] is None or after[p] == files[p] for p in files)
-    if any(case.expect == "refuse" for case in cases):
-        return Outcome.SUCCESS if untouched else Outcome.WRONG
     if all(outcome is Outcome.SUCCESS for outcome in outcomes):
         return Outcome.SUCCESS
     return Outcome.REFUSED if untouched else Outcome.WRONG
