@@ -164,8 +164,11 @@ def test_a_multi_file_patch_is_scored_file_by_file_retries_included() -> None:
     from editengine.evaluation.formats import score_group
     from editengine.evaluation.scoring import Outcome
 
-    retried = [case for case in CASES if case.request == "retry" and edit_outcome(case)][:5]
-    fresh = [case for case in CASES if case.request != "retry" and edit_outcome(case)][:5]
+    # A retried request expects its file left alone ("refuse": a no-op or a refusal).
+    retried = [case for case in CASES if case.request == "retry" and case.expect == "refuse"]
+    fresh = [case for case in CASES if case.request != "retry" and edit_outcome(case)]
+    retried = [case for case in retried if edit_outcome(case) == case.content][:5]
+    fresh = [case for case in fresh if edit_outcome(case) != case.content][:5]
     assert retried and fresh
     for pair in zip(retried, fresh):
         assert score_group(list(pair), "udiff") is Outcome.SUCCESS
