@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from editengine import edit_text
 from editengine.matching import (
     BlockAnchorTier,
     BoundaryTrimTier,
@@ -539,6 +540,24 @@ class TestMovedLineBreaks:
         content = "    call(alpha,\n         beta)"
         out = self.edit(content, "call(alpha, beta)\n", "call(alpha, gamma)\n")
         assert out == "    call(alpha,\n         gamma)"
+
+    # A JSON list whose quote joins ``},`` and ``{`` on one line, as an agent reformatting
+    # it might; new_string is written with the file's breaks.
+    records = (
+        '[\n  {\n    "name": "a"\n  },\n  {\n    "author": true\n  },\n  {\n    "n": 2\n  }\n]\n'
+    )
+    joined = '  },\n  {\n    "author": true\n  }, {'
+
+    def test_a_space_new_string_adds_inside_a_string_literal_is_kept(self):
+        new = '  },\n  {\n    "author (deprecated)": true\n  },\n  {'
+        result = edit_text(self.records, self.joined, new)
+        assert result.strategy == "whitespace"
+        assert result.new_content == self.records.replace('"author"', '"author (deprecated)"')
+
+    def test_text_added_where_the_file_is_spaced_as_quoted_keeps_new_string_s_spacing(self):
+        new = '  },\n  {\n    "author": true, "note": "x y"\n  },\n  {'
+        result = edit_text(self.records, self.joined, new)
+        assert result.new_content == self.records.replace("true\n", 'true, "note": "x y"\n', 1)
 
     def test_a_new_string_in_the_file_s_frame_keeps_its_tabs(self):
         # The quote breaks the last line in two; new_string deletes the first line and
