@@ -446,6 +446,16 @@ class TestElisionDetails:
         (match,) = ElisionTier().find(content, old)
         assert apply(content, match, new) == content.replace("a = 1", "a = 10")
 
+    def test_spelled_out_lines_of_a_shallower_tab_indented_quote_move_with_it(self):
+        content = (
+            "\tswitch (a) {\n\t\tcase 1:\n\t\t\tx()\n\t\t\tbreak\n\t\tcase 2:\n\t\t\ty()\n\t}\n"
+        )
+        old = "switch (a) {\n\tcase 1:\n\t\tx()\n\t\t// ... rest of the function ...\n\t\ty()"
+        new = "switch (a) {\n\t// first\n\tcase 1:\n\t\tx()\n\t\tbreak\n\tcase 2:\n\t\ty()"
+        result = edit_text(content, old, new)
+        assert result.strategy == "elision"
+        assert result.new_content == content.replace("\t\tcase 1:", "\t\t// first\n\t\tcase 1:")
+
     def test_blank_lines_kept_around_a_marker_are_not_doubled(self):
         content = "import a\n\nsetup()\n\nLIMIT = 5\n"
         old = "import a\n\n# ...\n\nLIMIT = 5"
