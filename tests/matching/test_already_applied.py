@@ -174,3 +174,54 @@ class TestFuzzyQuotes:
         new = "    first = 1\n    second = 2\n    fourth = 4\n"
         result = edit_text(content, old, new)
         assert result.new_content == content.replace("    third = 3\n", "")
+
+
+class TestUnderAnElisionMarker:
+    """A line inserted right beside a ``// ...`` marker, once made, stands in the stretch the
+    marker skips: the quote still matches, and the retry must not insert it again."""
+
+    BEFORE = (
+        "function link() {\n  setup({\n    arb: tree,\n  })\n  finish()\n  more()\n\n"
+        "  // collect names\n  const names = []\n}\n"
+    )
+    AFTER = BEFORE.replace("  // collect names", "  // TODO: check\n  // collect names")
+    OLD = "  setup({\n    arb: tree,\n  })\n  // ... rest of the function ...\n\n  // collect names"
+    NEW = OLD.replace("  // collect names", "  // TODO: check\n  // collect names")
+
+    def test_the_insertion_sent_first_inserts_the_line(self):
+        result = edit_text(self.BEFORE, self.OLD, self.NEW)
+        assert result.strategy == "elision" and result.new_content == self.AFTER
+
+    def test_the_insertion_sent_again_changes_nothing(self):
+        result = edit_text(self.AFTER, self.OLD, self.NEW)
+        assert result.strategy == "already_applied" and result.new_content == self.AFTER
+
+    def test_an_insertion_after_the_quoted_first_line_sent_again_changes_nothing(self):
+        old = "  })\n  // ... rest of the function ...\n  // collect names"
+        new = "  })\n  log(tree)\n  // ... rest of the function ...\n  // collect names"
+        once = edit_text(self.BEFORE, old, new).new_content
+        assert once == self.BEFORE.replace("  })\n", "  })\n  log(tree)\n")
+        result = edit_text(once, old, new)
+        assert result.strategy == "already_applied" and result.new_content == once
+
+    def test_a_deletion_under_a_marker_deletes(self):
+        old = "  setup({\n  // ... rest of the function ...\n  // collect names\n  const names = []"
+        new = "  setup({\n  // ... rest of the function ...\n  const names = []"
+        result = edit_text(self.AFTER, old, new)
+        assert result.strategy == "elision"
+        assert result.new_content == self.AFTER.replace("  // collect names\n", "")
+
+    def test_a_deletion_beside_a_marker_deletes(self):
+        # The deleted line is the one a retried insertion would have put there.
+        old = "  setup({\n  // ... rest of the function ...\n  // TODO: check\n  // collect names"
+        new = "  setup({\n  // ... rest of the function ...\n  // collect names"
+        result = edit_text(self.AFTER, old, new)
+        assert result.strategy == "elision" and result.new_content == self.BEFORE
+
+    def test_a_line_like_one_in_the_skipped_stretch_is_still_inserted(self):
+        # ``more()`` stands in the skipped stretch, but not right before the kept line.
+        new = self.OLD.replace("  // collect names", "  more()\n  // collect names")
+        result = edit_text(self.BEFORE, self.OLD, new)
+        assert result.new_content == self.BEFORE.replace(
+            "  // collect names", "  more()\n  // collect names"
+        )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from editengine import edit_text
 from editengine.matching import (
     BlockAnchorTier,
     BoundaryTrimTier,
@@ -445,6 +446,16 @@ class TestElisionDetails:
         (match,) = ElisionTier().find(content, old)
         assert apply(content, match, new) == content.replace("a = 1", "a = 10")
 
+    def test_spelled_out_lines_of_a_shallower_tab_indented_quote_move_with_it(self):
+        content = (
+            "\tswitch (a) {\n\t\tcase 1:\n\t\t\tx()\n\t\t\tbreak\n\t\tcase 2:\n\t\t\ty()\n\t}\n"
+        )
+        old = "switch (a) {\n\tcase 1:\n\t\tx()\n\t\t// ... rest of the function ...\n\t\ty()"
+        new = "switch (a) {\n\t// first\n\tcase 1:\n\t\tx()\n\t\tbreak\n\tcase 2:\n\t\ty()"
+        result = edit_text(content, old, new)
+        assert result.strategy == "elision"
+        assert result.new_content == content.replace("\t\tcase 1:", "\t\t// first\n\t\tcase 1:")
+
     def test_blank_lines_kept_around_a_marker_are_not_doubled(self):
         content = "import a\n\nsetup()\n\nLIMIT = 5\n"
         old = "import a\n\n# ...\n\nLIMIT = 5"
@@ -539,6 +550,24 @@ class TestMovedLineBreaks:
         content = "    call(alpha,\n         beta)"
         out = self.edit(content, "call(alpha, beta)\n", "call(alpha, gamma)\n")
         assert out == "    call(alpha,\n         gamma)"
+
+    # A JSON list whose quote joins ``},`` and ``{`` on one line, as an agent reformatting
+    # it might; new_string is written with the file's breaks.
+    records = (
+        '[\n  {\n    "name": "a"\n  },\n  {\n    "author": true\n  },\n  {\n    "n": 2\n  }\n]\n'
+    )
+    joined = '  },\n  {\n    "author": true\n  }, {'
+
+    def test_a_space_new_string_adds_inside_a_string_literal_is_kept(self):
+        new = '  },\n  {\n    "author (deprecated)": true\n  },\n  {'
+        result = edit_text(self.records, self.joined, new)
+        assert result.strategy == "whitespace"
+        assert result.new_content == self.records.replace('"author"', '"author (deprecated)"')
+
+    def test_text_added_where_the_file_is_spaced_as_quoted_keeps_new_string_s_spacing(self):
+        new = '  },\n  {\n    "author": true, "note": "x y"\n  },\n  {'
+        result = edit_text(self.records, self.joined, new)
+        assert result.new_content == self.records.replace("true\n", 'true, "note": "x y"\n', 1)
 
     def test_a_new_string_in_the_file_s_frame_keeps_its_tabs(self):
         # The quote breaks the last line in two; new_string deletes the first line and

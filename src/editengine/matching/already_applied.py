@@ -12,6 +12,7 @@ from rapidfuzz.distance import Indel
 
 from editengine.matching import search
 from editengine.matching.base import Match, Tier
+from editengine.matching.elision import Elided, marker_count
 from editengine.matching.exact import ExactTier
 from editengine.matching.trimmed import BoundaryTrimTier, LineTrimmedTier
 from editengine.results import Region, TextEdit, TierAttempt
@@ -64,7 +65,9 @@ def holding_every_quote(
     old_string lies inside one of them: the edit that wrote new_string there was made
     before (an insert or a rename sent again, its quote indented or spaced differently)."""
     if "".join(old.split()) not in "".join(new.split()):
-        return []  # old_string cannot lie inside new_string under any spacing
+        # old_string cannot lie inside new_string under any spacing, unless a marker in it
+        # stands between the lines new_string adds and the ones it keeps.
+        return _holding_every_elided_quote(tier, text, old, new, quotes)
     around = tier.find(text, new)
     if tier.fuzzy:
         threshold = getattr(tier, "threshold", 0.9)
@@ -80,6 +83,57 @@ def holding_every_quote(
 
 def _holds(outer: Match, inner: Match) -> bool:
     return outer.start <= inner.start and inner.end <= outer.end
+
+
+def _holding_every_elided_quote(
+    tier: Tier, text: str, old: str, new: str, quotes: list[Match]
+) -> list[Match]:
+    """Where new_string stands, when old_string skips code with ``...`` markers, new_string
+    only adds lines to it, and every place old_string was found lies inside one of
+    new_string's with nothing around it but lines new_string adds.
+
+    A line inserted beside a marker, once made, stands in the stretch the marker skips: the
+    quote still matches and, sent again, would be inserted twice. A deletion under a marker
+    is no retry: new_string lacks lines old_string keeps.
+    """
+    if not marker_count(old) or not _only_adds_to_each_segment(old, new):
+        return []
+    around = tier.find(text, new)
+    added = _stripped_lines(new) - _stripped_lines(old)
+    held: list[Match] = []
+    for quote in quotes:
+        outer = next(
+            (
+                place
+                for place in around
+                if _holds(place, quote)
+                and _stripped_lines(text[place.start : quote.start]) <= added
+                and _stripped_lines(text[quote.end : place.end]) <= added
+            ),
+            None,
+        )
+        if outer is None:
+            return []
+        if outer not in held:
+            held.append(outer)
+    return held
+
+
+def _only_adds_to_each_segment(old: str, new: str) -> bool:
+    """Each stretch of old_string between its markers stands in new_string, in order."""
+    squeezed = "".join(new.split())
+    position = 0
+    for segment in Elided.of(old.split("\n")).segments:
+        wanted = "".join("".join(segment).split())
+        found = squeezed.find(wanted, position)
+        if found < 0:
+            return False
+        position = found + len(wanted)
+    return True
+
+
+def _stripped_lines(text: str) -> set[str]:
+    return {line.strip() for line in text.split("\n")} - {""}
 
 
 def verbatim_elsewhere(

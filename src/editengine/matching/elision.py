@@ -308,11 +308,22 @@ class _ElisionMatch:
 
 def _in_quote_frame(line: str, shift: int, quoted: list[str]) -> str:
     """A file line moved back by ``shift`` columns, where old_string was quoted that much
-    shallower (or deeper) than the file, with spaces; left as it is otherwise."""
+    shallower (or deeper) than the file: with spaces, or with whole tabs where the quote and
+    the line are indented with tabs only; left as it is otherwise."""
     whitespace = leading_whitespace(line)
-    if not shift or not line.strip() or any("\t" in leading_whitespace(q) for q in quoted):
+    if not shift or not line.strip():
         return line
+    if any("\t" in leading_whitespace(q) for q in quoted):
+        tabs, rest = divmod(shift, _TAB_WIDTH)
+        only_tabs = all(set(leading_whitespace(q)) <= {"\t"} for q in quoted)
+        if rest or not only_tabs or set(whitespace) != {"\t"}:
+            return line  # a shift that is no whole number of tabs: no frame to move into
+        return "\t" * max(0, len(whitespace) - tabs) + line[len(whitespace) :]
     return " " * max(0, indent_width(whitespace) - shift) + line[len(whitespace) :]
+
+
+# The columns ``indent_width`` gives a tab, so a shift it measured is counted back in tabs.
+_TAB_WIDTH = 4
 
 
 def _drop_edge_markers(lines: list[str]) -> list[str]:

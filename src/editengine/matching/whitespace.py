@@ -301,14 +301,43 @@ def splice_tokens(region: str, old: str, new: str, frame: _Frame) -> str:
     old_words = _TOKEN.findall(old)
     if [region[a:b] for a, b in file_tokens] != old_words:
         raise DoubtfulMatch  # not the same tokens: nothing to pair them by
+    old_tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(old)]
     new_tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(new)]
     new_words = [new[a:b] for a, b in new_tokens]
     count = len(file_tokens)
+
+    def as_quoted(index: int) -> bool:
+        """The file spaces tokens ``index - 1`` and ``index`` as old_string does (at the
+        file's depth): there new_string's own spacing is the one meant."""
+        file_gap = region[file_tokens[index - 1][1] : file_tokens[index][0]]
+        old_gap = old[old_tokens[index - 1][1] : old_tokens[index][0]]
+        try:
+            return frame.place(old_gap + "|")[:-1] == file_gap
+        except DoubtfulMatch:
+            return False
+
     out: list[str] = []
     cursor = 0
     matcher = SequenceMatcher(None, old_words, new_words, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
+            continue
+        if tag in ("insert", "replace") and 0 < i1 < count and j1 and as_quoted(i1):
+            # What new_string adds or rewrites where the file is spaced as quoted keeps
+            # new_string's own spacing on both sides: a space inside a string literal, a
+            # comma brought up to the line before, are the edit's, not the file's to undo.
+            start = file_tokens[i1 - 1][1]
+            if i2 < count and j2 < len(new_tokens) and (tag == "insert" or as_quoted(i2)):
+                end = file_tokens[i2][0]
+                # Written through the next kept token's first character, so the indentation
+                # before it is moved as a line's; that character is the file's, dropped here.
+                placed = frame.place(new[new_tokens[j1 - 1][1] : new_tokens[j2][0] + 1])[:-1]
+            else:
+                end = file_tokens[i2 - 1][1]
+                placed = frame.place(new[new_tokens[j1 - 1][1] : new_tokens[j2 - 1][1]])
+            out.append(region[cursor:start])
+            out.append(placed)
+            cursor = end
             continue
         if tag == "insert" and i1 < count:
             start = end = file_tokens[i1][0]
