@@ -137,7 +137,8 @@ class BlockAnchorTier:
         return matches
 
     def _similarity(self, view: LineView, start: int, keys: list[str]) -> float | None:
-        window = view.stripped[start : start + len(keys)]
+        # Only the window's lines: stripping the whole file would cost more than the search.
+        window = [line.strip() for line in view.lines[start : start + len(keys)]]
         differing = 0
         misquoted = 0  # lines with more typos than max_line_edits
         for old_key, file_key in zip(keys, window):

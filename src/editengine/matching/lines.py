@@ -12,9 +12,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from itertools import accumulate, repeat
 from operator import add
+from threading import Lock
 
 from editengine.matching import search
 from editengine.matching.base import Match
@@ -156,10 +157,40 @@ class LineView:
         return near
 
 
-@lru_cache(maxsize=4)
+def _same_text(kept: str, text: str) -> bool:
+    """``kept == text``, refused early on the ends: the next version of a file often has the
+    same length and differs near its end, and comparing megabytes costs milliseconds."""
+    return (
+        len(kept) == len(text)
+        and kept[-_ENDS:] == text[-_ENDS:]
+        and kept[:_ENDS] == text[:_ENDS]
+        and kept == text
+    )
+
+
+_ENDS = 256
+
+# Views of the last few texts, newest first: the tiers of one edit, and the already-applied
+# checks after them, share one. Found by identity before equality: an ``lru_cache`` keyed by
+# the text would hash it, 9 ms for a 100,000-line file the edit never hashes otherwise.
+_KEPT_VIEWS = 4
+_recent_views: list[LineView] = []
+_recent_views_lock = Lock()
+
+
 def line_view(text: str) -> LineView:
     """The (memoised) view of ``text``: tiers of one cascade run share it."""
-    return LineView(text)
+    with _recent_views_lock:
+        view = next((view for view in _recent_views if view.text is text), None)
+        if view is None:
+            view = next((view for view in _recent_views if _same_text(view.text, text)), None)
+        if view is None:
+            view = LineView(text)
+        else:
+            _recent_views.remove(view)
+        _recent_views.insert(0, view)
+        del _recent_views[_KEPT_VIEWS:]
+        return view
 
 
 @dataclass(frozen=True)
