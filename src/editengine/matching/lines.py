@@ -13,7 +13,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import accumulate, repeat
+from itertools import accumulate, compress, count, repeat
 from operator import add
 from threading import Lock
 
@@ -103,6 +103,33 @@ class LineView:
             self.memo[memo_key] = self._lines_stripped_equal(key, limit, self.text)
         found = self.memo[memo_key]
         return None if found is None else list(found)  # type: ignore[call-overload]
+
+    def look_up_stripped_equal(self, keys: Iterable[str], limit: int) -> None:
+        """Answer ``lines_stripped_equal(key, limit=limit)`` for every key in one pass.
+
+        A search per key scans the whole text; for several keys one pass over the stripped
+        lines costs less. A line is found by ``str.find`` exactly when its stripped text is
+        the key (a key has no newline and no whitespace at its ends), so the answers are
+        the ones the searches would give, ``None`` included: that is answered when the key
+        stands on more than ``limit`` lines and the search would find it once more after
+        the line that passed the limit.
+        """
+        wanted = {key for key in keys if key and ("stripped_equal", key, limit) not in self.memo}
+        if not wanted:
+            return
+        places: dict[str, list[int]] = {key: [] for key in wanted}
+        stripped = self.stripped
+        for number in compress(count(), map(wanted.__contains__, stripped)):
+            places[stripped[number]].append(number)
+        for key, lines in places.items():
+            answer: list[int] | None = lines
+            if len(lines) > limit + 1:
+                answer = None
+            elif len(lines) == limit + 1:
+                after = self.line_end(lines[limit])
+                if after < len(self.text) and search.find(self.text, key, after) != -1:
+                    answer = None
+            self.memo[("stripped_equal", key, limit)] = answer
 
     def _lines_stripped_equal(self, key: str, limit: int | None, text: str) -> list[int] | None:
         found: list[int] = []
