@@ -19,9 +19,9 @@ from editengine.files.suggest import suggest_paths
 from editengine.matching import search
 from editengine.matching.anchor import fuzzy_starts
 from editengine.matching.elision import ElisionTier
-from editengine.matching.lines import LineView
+from editengine.matching.lines import LineView, line_view
 from editengine.matching.realign import NearestShifts, line_opcodes
-from editengine.matching.unicode import UnicodePunctuationTier
+from editengine.matching.unicode import UnicodePunctuationTier, _plain_text
 from editengine.matching.whitespace import WhitespaceTier
 from editengine.text import _PUNCTUATION, LineIndex, ascii_punctuation
 
@@ -280,3 +280,48 @@ def test_a_very_long_wrong_path_still_finds_the_same_name(tmp_path):
     suggestions, same_name = suggest_paths(tmp_path, missing)
     assert same_name == ("pkg/module_7.py",)
     assert suggestions[0] == "pkg/module_7.py"
+
+
+# ------------------------------------------------------------------ shared line lookups
+
+line_pieces = st.sampled_from(["ab", "ab ", "  ab", "x ab", "ab x", "\tab\t", "\u00a0ab", "abab"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(line_pieces | st.sampled_from(["", "b"]), max_size=14),
+    final_newline=st.booleans(),
+    limit=st.integers(0, 4),
+)
+def test_one_pass_line_lookup_answers_like_a_search_per_key(lines, final_newline, limit):
+    text = "\n".join(lines) + ("\n" if final_newline else "")
+    keys = ["ab", "abab", "b", "ab x"]
+    searched = [LineView(text).lines_stripped_equal(key, limit=limit) for key in keys]
+    view = LineView(text)
+    view.look_up_stripped_equal(keys, limit)
+    assert [view.lines_stripped_equal(key, limit=limit) for key in keys] == searched
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lines=st.lists(
+        st.text(alphabet=st.sampled_from('a -"\u2014\u201c\u201d\u00a0\t'), max_size=6),
+        max_size=8,
+    )
+)
+def test_plain_text_of_a_view_is_its_ascii_punctuation(lines):
+    text = "\n".join(lines)
+    plain = _plain_text(LineView(text))
+    assert plain == ascii_punctuation(text)
+    if text.isascii():
+        assert plain is text  # the same object: the view's own text is searched
+
+
+def test_equal_texts_share_one_line_view_and_others_do_not():
+    text = "def f():\n    return 1\n" * 3
+    same = "".join(["def f():\n    return 1\n"] * 3)
+    other = text[:-2] + "2\n"  # same length, differs at the end
+    assert same is not text
+    assert line_view(same) is line_view(text)
+    assert line_view(other) is not line_view(text)
+    assert line_view(other).text is other

@@ -16,6 +16,8 @@ _MIN_ANCHOR_CHARS = 4
 _MAX_ANCHOR_OCCURRENCES = 64
 # Voting with the longest few lines finds the block as well as voting with all, for less.
 _MAX_VOTERS = 12
+# From this many voters, one pass over the stripped lines costs less than a search for each.
+_VOTERS_IN_ONE_PASS = 3
 # Without an intact distinctive line, candidates come from lines at least this like the
 # longest quoted line (rapidfuzz ratio), itself long enough for a typo to be one.
 _FUZZY_CANDIDATES = 5
@@ -137,7 +139,8 @@ class BlockAnchorTier:
         return matches
 
     def _similarity(self, view: LineView, start: int, keys: list[str]) -> float | None:
-        window = view.stripped[start : start + len(keys)]
+        # Only the window's lines: stripping the whole file would cost more than the search.
+        window = [line.strip() for line in view.lines[start : start + len(keys)]]
         differing = 0
         misquoted = 0  # lines with more typos than max_line_edits
         for old_key, file_key in zip(keys, window):
@@ -181,6 +184,8 @@ def voted_starts(view: LineView, keys: list[str], *, min_votes: int) -> list[int
         key=lambda offset: -len(keys[offset]),
     )[:_MAX_VOTERS]
     min_votes = min(min_votes, max(1, math.ceil(len(voters) / 2)))
+    if len(voters) >= _VOTERS_IN_ONE_PASS or "stripped" in view.__dict__:
+        view.look_up_stripped_equal((keys[offset] for offset in voters), _MAX_ANCHOR_OCCURRENCES)
     for offset in voters:
         positions = view.lines_stripped_equal(keys[offset], limit=_MAX_ANCHOR_OCCURRENCES)
         for position in positions or ():

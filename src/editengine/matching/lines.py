@@ -12,9 +12,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
-from itertools import accumulate, repeat
+from functools import cached_property
+from itertools import accumulate, compress, count, repeat
 from operator import add
+from threading import Lock
 
 from editengine.matching import search
 from editengine.matching.base import Match
@@ -103,6 +104,33 @@ class LineView:
         found = self.memo[memo_key]
         return None if found is None else list(found)  # type: ignore[call-overload]
 
+    def look_up_stripped_equal(self, keys: Iterable[str], limit: int) -> None:
+        """Answer ``lines_stripped_equal(key, limit=limit)`` for every key in one pass.
+
+        A search per key scans the whole text; for several keys one pass over the stripped
+        lines costs less. A line is found by ``str.find`` exactly when its stripped text is
+        the key (a key has no newline and no whitespace at its ends), so the answers are
+        the ones the searches would give, ``None`` included: that is answered when the key
+        stands on more than ``limit`` lines and the search would find it once more after
+        the line that passed the limit.
+        """
+        wanted = {key for key in keys if key and ("stripped_equal", key, limit) not in self.memo}
+        if not wanted:
+            return
+        places: dict[str, list[int]] = {key: [] for key in wanted}
+        stripped = self.stripped
+        for number in compress(count(), map(wanted.__contains__, stripped)):
+            places[stripped[number]].append(number)
+        for key, lines in places.items():
+            answer: list[int] | None = lines
+            if len(lines) > limit + 1:
+                answer = None
+            elif len(lines) == limit + 1:
+                after = self.line_end(lines[limit])
+                if after < len(self.text) and search.find(self.text, key, after) != -1:
+                    answer = None
+            self.memo[("stripped_equal", key, limit)] = answer
+
     def _lines_stripped_equal(self, key: str, limit: int | None, text: str) -> list[int] | None:
         found: list[int] = []
         position = search.find(text, key)
@@ -156,10 +184,40 @@ class LineView:
         return near
 
 
-@lru_cache(maxsize=4)
+def _same_text(kept: str, text: str) -> bool:
+    """``kept == text``, refused early on the ends: the next version of a file often has the
+    same length and differs near its end, and comparing megabytes costs milliseconds."""
+    return (
+        len(kept) == len(text)
+        and kept[-_ENDS:] == text[-_ENDS:]
+        and kept[:_ENDS] == text[:_ENDS]
+        and kept == text
+    )
+
+
+_ENDS = 256
+
+# Views of the last few texts, newest first: the tiers of one edit, and the already-applied
+# checks after them, share one. Found by identity before equality: an ``lru_cache`` keyed by
+# the text would hash it, 9 ms for a 100,000-line file the edit never hashes otherwise.
+_KEPT_VIEWS = 4
+_recent_views: list[LineView] = []
+_recent_views_lock = Lock()
+
+
 def line_view(text: str) -> LineView:
     """The (memoised) view of ``text``: tiers of one cascade run share it."""
-    return LineView(text)
+    with _recent_views_lock:
+        view = next((view for view in _recent_views if view.text is text), None)
+        if view is None:
+            view = next((view for view in _recent_views if _same_text(view.text, text)), None)
+        if view is None:
+            view = LineView(text)
+        else:
+            _recent_views.remove(view)
+        _recent_views.insert(0, view)
+        del _recent_views[_KEPT_VIEWS:]
+        return view
 
 
 @dataclass(frozen=True)
