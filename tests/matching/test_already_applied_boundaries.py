@@ -7,11 +7,18 @@ old_string "away from" new_string.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+import pytest
+
 from editengine.matching.already_applied import (
     a_plausible_retry,
     distinctive,
+    holding_every_quote,
     left_after_a_miss,
     no_op,
+    verbatim_elsewhere,
+    where_new_stands,
     wraps_every_quote,
 )
 from editengine.matching.base import Match
@@ -66,6 +73,87 @@ def test_a_quote_ending_where_new_string_ends_is_wrapped():
     assert spans(found) == [(9, len(text))]
 
 
+def test_a_quote_starting_where_new_string_starts_is_wrapped():
+    text = "call(value)\ncleanup()\n"
+    found = wraps_every_quote(NormalizedText.of(text), "call(value)\n", text)
+    assert spans(found) == [(0, len(text))]
+
+
+# -- new_string around the quote, under a tier's forgiveness ---------------------------------
+
+
+class _Places:
+    """A tier that finds new_string at given places, whatever the text."""
+
+    name: ClassVar[str] = "places"
+    fuzzy: ClassVar[bool] = False
+
+    def __init__(self, *places: Match) -> None:
+        self.places = list(places)
+
+    def find(self, content: str, old: str) -> list[Match]:
+        return self.places
+
+
+class _FuzzyPlaces(_Places):
+    fuzzy: ClassVar[bool] = True
+
+
+class _FuzzyPlacesAt(_FuzzyPlaces):
+    threshold = 0.8
+
+
+def held(tier: _Places, *quotes: Match) -> list[tuple[int, int]]:
+    return spans(holding_every_quote(tier, "text", "b", "a b c", list(quotes)))
+
+
+def test_a_quote_sharing_an_edge_with_new_string_lies_inside_it():
+    tier = _Places(Match(0, 10))
+    assert held(tier, Match(0, 4)) == [(0, 10)]
+    assert held(tier, Match(6, 10)) == [(0, 10)]
+    assert held(tier, Match(6, 11)) == []
+
+
+def test_only_the_places_holding_a_quote_are_answered():
+    # The second place ends after the quote but starts after it too: it holds nothing.
+    tier = _Places(Match(0, 10), Match(20, 30))
+    assert held(tier, Match(2, 5)) == [(0, 10)]
+
+
+def test_a_fuzzy_tier_counts_places_from_its_own_threshold():
+    assert held(_FuzzyPlacesAt(Match(0, 10, similarity=0.8)), Match(2, 5)) == [(0, 10)]
+    assert held(_FuzzyPlacesAt(Match(0, 10, similarity=0.79)), Match(2, 5)) == []
+
+
+def test_a_fuzzy_tier_without_a_threshold_is_held_to_nine_tenths():
+    assert held(_FuzzyPlaces(Match(0, 10, similarity=0.9)), Match(2, 5)) == [(0, 10)]
+    assert held(_FuzzyPlaces(Match(0, 10, similarity=0.89)), Match(2, 5)) == []
+
+
+# -- a quote found at another depth -----------------------------------------------------------
+
+_DEPTHS = "def f():\n    if ready:\n        call(a)\ndef g():\n    call(b)\n"
+
+
+@pytest.mark.parametrize(
+    "old",
+    ["        call(a)", "\n        call(a)", "        call(a)  "],
+    ids=["as quoted", "after a blank line", "with trailing spaces"],
+)
+def test_a_quote_found_at_the_depth_it_was_quoted_is_an_edit_to_make(old):
+    start = _DEPTHS.index("        call(a)")
+    quote = Match(start, start + len("        call(a)"))
+    source = NormalizedText.of(_DEPTHS)
+    assert verbatim_elsewhere(source, old, "call(b)", [quote]) is None
+
+
+def test_a_quote_found_only_at_another_depth_points_at_new_string():
+    start = _DEPTHS.index("        call(a)")
+    quote = Match(start, start + len("        call(a)"))
+    found = verbatim_elsewhere(NormalizedText.of(_DEPTHS), "    call(a)", "call(b)", [quote])
+    assert found is not None and _DEPTHS[found.start : found.end] == "call(b)"
+
+
 # -- new_string standing alone ----------------------------------------------------------------
 
 
@@ -94,6 +182,14 @@ def test_new_string_found_line_for_line_twice_is_not_left_after_a_miss():
     text = "def f():\n" + block + "def g():\n" + block
     old, new = "first_call()\nsecond_call()", "first_call(a)\nsecond_call(b)"
     assert left_after_a_miss(NormalizedText.of(text), old, new) == []
+
+
+def test_where_new_stands_answers_only_a_single_place():
+    once = "x = 1\nresult = compute(value)\n"
+    place = where_new_stands(NormalizedText.of(once), "compute(value)")
+    assert place is not None and (place.start, place.end) == (15, 29)
+    twice = "result = compute(value)\nresult = compute(value)\n"
+    assert where_new_stands(NormalizedText.of(twice), "compute(value)") is None
 
 
 # -- the answer -------------------------------------------------------------------------------
