@@ -48,8 +48,9 @@ def test_find_and_count_agree_with_str(unit, repeats, needle_len, tail, start):
 
 
 def test_a_common_first_piece_falls_back_to_the_plain_search():
-    # Thousands of places start like the needle; only the last is it.
-    piece = "x" * 70
+    # Thousands of places start like the needle (100 characters or more, so searched by
+    # its first piece); only the last is it.
+    piece = "x" * 120
     text = (piece + "y\n") * 2_000 + piece + "z"
     needle = piece + "z"
     assert search.find(text, needle) == text.find(needle) == len(text) - len(needle)
