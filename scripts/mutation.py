@@ -167,6 +167,12 @@ _COUNT_EITHER_WAY = (
     "a needle of exactly 100 characters counted by str.count or by the piece search: both "
     "count the same non-overlapping places; only the speed differs"
 )
+_NONBLANK_STOPS = (
+    "a text that starts with a fence mark has a non-blank line, and the loops skipping blank "
+    "lines stop there before the two ends meet"
+)
+_RFIND_NONE = "str.rfind takes None for a start of 0"
+_ONE_CHARACTER = "a fence is one character repeated: its second character is its first"
 EQUIVALENT: dict[str, str] = {
     "editengine.files.atomic.x_atomic_write_at__mutmut_3": (
         'backup starting as "" instead of None: the cleanup unlinks "" (ENOENT, ignored)'
@@ -266,15 +272,24 @@ EQUIVALENT: dict[str, str] = {
     "editengine.files.workspace.x__as_text__mutmut_21": (
         'os.sep is "/" on POSIX: the tuple still holds "/"'
     ),
+    "editengine.matching.fences.x_unwrap__mutmut_12": _NONBLANK_STOPS,
+    "editengine.matching.fences.x_unwrap__mutmut_18": _NONBLANK_STOPS,
+    "editengine.matching.fences.x_unwrap__mutmut_37": _ONE_CHARACTER,
+    "editengine.matching.fences.x_unwrap__mutmut_39": _ONE_CHARACTER,
+    "editengine.matching.fences.x__closes__mutmut_7": _ONE_CHARACTER,
+    "editengine.matching.fences.x__closes__mutmut_9": _ONE_CHARACTER,
+    "editengine.matching.fences.x_has_fence_lines__mutmut_10": _RFIND_NONE,
+    "editengine.matching.fences.x_has_fence_lines__mutmut_40": (
+        "the next mark searched from just before the line break: no mark holds a line break, "
+        "so none starts there"
+    ),
     "editengine.matching.search.x_count__mutmut_1": _COUNT_EITHER_WAY,
     "editengine.matching.search.x_count__mutmut_2": _COUNT_EITHER_WAY,
     "editengine.matching.search.x_find__mutmut_34": (
         "the plain search from one place before the last false one: that place was checked "
         "already (every place holding the first piece is visited in order), so it finds the same"
     ),
-    "editengine.matching.already_applied.x_verbatim_elsewhere__mutmut_14": (
-        "str.rfind takes None for a start of 0"
-    ),
+    "editengine.matching.already_applied.x_verbatim_elsewhere__mutmut_14": _RFIND_NONE,
     "editengine.matching.already_applied.x_verbatim_elsewhere__mutmut_21": (
         "a line break at 0 missed: the text then starts with that blank line, which "
         "_first_indent skips, so the quote's first line is the same"

@@ -17,6 +17,7 @@ class TestUnwrap:
             "~~~\nx = 1\n~~~",
             "```c++\nx = 1\n```",
             "\n\n```py\nx = 1\n```\n\n",
+            "\n```py\nx = 1\n```",  # one blank line before
             "  ```py\nx = 1\n  ```  ",
             "```\nx = 1\n`````",  # a closing fence may be longer
         ],
@@ -40,6 +41,8 @@ class TestUnwrap:
             "```\nx = 1\n~~~",  # the other fence character
             "````\nx = 1\n```",  # a closing fence shorter than the opening
             "```\nx = 1\n``` trailing",
+            "```",  # a fence line alone: an opening and a closing, but nothing inside
+            "\n~~~\n",
         ],
     )
     def test_anything_short_of_a_whole_wrapper_is_left_alone(self, text):
@@ -54,6 +57,11 @@ class TestFenceLinesInAFile:
             "def f():\n    '''\n    ~~~\n    f()\n    ~~~\n    '''\n",
             "```\n",
             "a\n   ```",
+            "\n  ```",  # the line after a first, empty one
+            "```\nx = '```'",  # a mark inside a line after the fence line
+            "s = '```'\n```\n",  # a fence line after a mark inside a line
+            "a = '```'\n```\nb = '```'\n",
+            "~~~\ns = '```'",  # the other mark, when the first is only inside a line
         ],
     )
     def test_a_line_starting_with_a_fence_counts(self, content):
@@ -61,7 +69,16 @@ class TestFenceLinesInAFile:
 
     @pytest.mark.parametrize(
         "content",
-        ["x = 1\n", "s = '```'\n", "md = f'{a}```'\nb = '~~~'\n", ""],
+        [
+            "x = 1\n",
+            "s = '```'\n",
+            "s = '```'",  # on the last line, with no line break after it
+            "md = f'{a}```'\nb = '~~~'\n",
+            "x = 1\nb```",  # one character before the mark
+            "X```",
+            "x = 1\n\u00a0```\n",  # a no-break space is text, not indentation
+            "",
+        ],
     )
     def test_fence_marks_inside_lines_do_not(self, content):
         assert not has_fence_lines(content)
