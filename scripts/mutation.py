@@ -171,6 +171,11 @@ _NONBLANK_STOPS = (
     "a text that starts with a fence mark has a non-blank line, and the loops skipping blank "
     "lines stop there before the two ends meet"
 )
+_LINE_START = (
+    "the quote's offset matters only when its number is not at a line start in the file: a "
+    "number after the quote's first line, or a quote starting where the file does, is led only "
+    "by the quote's own spaces there, which the line-start check takes first"
+)
 _RFIND_NONE = "str.rfind takes None for a start of 0"
 _ONE_CHARACTER = "a fence is one character repeated: its second character is its first"
 EQUIVALENT: dict[str, str] = {
@@ -282,6 +287,17 @@ EQUIVALENT: dict[str, str] = {
     "editengine.matching.fences.x_has_fence_lines__mutmut_40": (
         "the next mark searched from just before the line break: no mark holds a line break, "
         "so none starts there"
+    ),
+    "editengine.matching.prefixes.x__strip__mutmut_9": (
+        "line numbers are never negative: none is <= -1, nor <= -2"
+    ),
+    "editengine.matching.prefixes.x_may_be_content__mutmut_21": _LINE_START,
+    "editengine.matching.prefixes.x_may_be_content__mutmut_22": _LINE_START,
+    "editengine.matching.prefixes.x_may_be_content__mutmut_53": _LINE_START,
+    "editengine.matching.prefixes.x_may_be_content__mutmut_35": _RFIND_NONE,
+    "editengine.matching.prefixes.x_may_be_content__mutmut_68": (
+        "the next place searched from two on: a number followed by a separator that is no "
+        "digit cannot stand again one place further on"
     ),
     "editengine.matching.search.x_count__mutmut_1": _COUNT_EITHER_WAY,
     "editengine.matching.search.x_count__mutmut_2": _COUNT_EITHER_WAY,

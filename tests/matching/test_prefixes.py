@@ -103,3 +103,33 @@ class TestNumbersThatMayBeContent:
     def test_a_number_met_mid_line_too_often_to_check_counts_as_content(self):
         content = "f(41: x)\n" * 100
         assert may_be_content(content, "41: y\n42: z", self.colon)
+
+    def test_a_number_met_mid_line_is_content_from_its_65th_place_on(self):
+        quote = "41: y\n42: z"
+        assert not may_be_content("f(41: x)\n" * 64, quote, self.colon)
+        assert may_be_content("f(41: x)\n" * 65, quote, self.colon)
+
+    def test_the_quote_standing_as_it_is_after_text_on_its_line(self):
+        # The number stands two spaces into the quote: the quote starts two places before it.
+        assert may_be_content("x  41: a\n", "  41: a", self.colon)
+        assert not may_be_content("x  41: b\n", "  41: a", self.colon)
+
+    def test_a_quote_led_by_an_empty_line(self):
+        assert may_be_content("x\n41: a\n", "\n41: a", self.colon)
+
+    @pytest.mark.parametrize("content", ["a\nb\n41: x\n", "\n41: x\n", "a\n  41: x"])
+    def test_the_quotes_first_number_leading_any_line_of_the_file(self, content):
+        assert may_be_content(content, "41: y", self.colon)
+
+    @pytest.mark.parametrize("content", ["a\nb41: x\n", "X41: x\n", "a\n\u00a041: x\n"])
+    def test_the_quotes_first_number_after_any_other_character(self, content):
+        assert not may_be_content(content, "41: y", self.colon)
+
+    def test_a_quote_without_numbers_has_none_to_be_content(self):
+        assert not may_be_content("1: a\n", "a", self.colon)
+
+
+def test_a_quote_led_by_empty_lines_is_numbered_from_its_first_line():
+    found = strip("\n5: a\n6: b")
+    assert found is not None
+    assert (found.text, found.first) == ("\na\nb", 4)
