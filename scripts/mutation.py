@@ -103,6 +103,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/matching/test_quote_cleanups.py",
     ),
     "matching/quotes.py": (
+        "tests/matching/test_quote_reading.py",
         "tests/matching/test_quote_cleanups.py",
         "tests/engine/test_quote_cleanups.py",
         "tests/matching/test_fences.py",
@@ -175,6 +176,10 @@ _LINE_START = (
     "the quote's offset matters only when its number is not at a line start in the file: a "
     "number after the quote's first line, or a quote starting where the file does, is led only "
     "by the quote's own spaces there, which the line-start check takes first"
+)
+_BOTH_FENCED = (
+    "with both strings fenced, each body is compared with a string that does not end with a "
+    'newline: "" and "XXXX" alike'
 )
 _RFIND_NONE = "str.rfind takes None for a start of 0"
 _ONE_CHARACTER = "a fence is one character repeated: its second character is its first"
@@ -298,6 +303,11 @@ EQUIVALENT: dict[str, str] = {
     "editengine.matching.prefixes.x_may_be_content__mutmut_68": (
         "the next place searched from two on: a number followed by a separator that is no "
         "digit cannot stand again one place further on"
+    ),
+    "editengine.matching.quotes.x__unfenced__mutmut_23": _BOTH_FENCED,
+    "editengine.matching.quotes.x__unfenced__mutmut_33": _BOTH_FENCED,
+    "editengine.matching.quotes.x__unnumbered__mutmut_15": (
+        "consecutive=None is falsy, the same as False"
     ),
     "editengine.matching.search.x_count__mutmut_1": _COUNT_EITHER_WAY,
     "editengine.matching.search.x_count__mutmut_2": _COUNT_EITHER_WAY,
