@@ -309,6 +309,15 @@ EQUIVALENT: dict[str, str] = {
     "editengine.matching.quotes.x__unnumbered__mutmut_15": (
         "consecutive=None is falsy, the same as False"
     ),
+    "editengine.matching.indent_style.x_outside_block_comments__mutmut_2": (
+        "inside=None is falsy, the same as False"
+    ),
+    "editengine.matching.indent_style.xǁIndentStyleǁof__mutmut_27": (
+        "every step counted twice: the commonest step is the same"
+    ),
+    "editengine.matching.indent_style.xǁIndentStyleǁrender__mutmut_1": (
+        'no levels written as tabs and spaces is "" too'
+    ),
     "editengine.matching.search.x_count__mutmut_1": _COUNT_EITHER_WAY,
     "editengine.matching.search.x_count__mutmut_2": _COUNT_EITHER_WAY,
     "editengine.matching.search.x_find__mutmut_34": (
