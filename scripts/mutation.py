@@ -181,6 +181,10 @@ _BOTH_FENCED = (
     "with both strings fenced, each body is compared with a string that does not end with a "
     'newline: "" and "XXXX" alike'
 )
+_LONGEST_FIRST = (
+    "in reverse alphabetical order a name still comes before every prefix of it, which is all "
+    "the longest-first order is for"
+)
 _RFIND_NONE = "str.rfind takes None for a start of 0"
 _ONE_CHARACTER = "a fence is one character repeated: its second character is its first"
 EQUIVALENT: dict[str, str] = {
@@ -318,6 +322,12 @@ EQUIVALENT: dict[str, str] = {
     "editengine.matching.indent_style.xǁIndentStyleǁrender__mutmut_1": (
         'no levels written as tabs and spaces is "" too'
     ),
+    "editengine.fixer.budget.x_context_tokens__mutmut_4": (
+        'no model named reads as "xxxx", which starts no prefix in the table: the default '
+        "either way"
+    ),
+    "editengine.fixer.budget.x_context_tokens__mutmut_6": _LONGEST_FIRST,
+    "editengine.fixer.budget.x_context_tokens__mutmut_9": _LONGEST_FIRST,
     "editengine.matching.search.x_count__mutmut_1": _COUNT_EITHER_WAY,
     "editengine.matching.search.x_count__mutmut_2": _COUNT_EITHER_WAY,
     "editengine.matching.search.x_find__mutmut_34": (

@@ -47,6 +47,43 @@ def test_a_nonsense_budget_is_a_bad_request(options):
         PromptBudget(**options)
 
 
+def test_the_token_limit_keeps_nothing_back_for_an_answer_unless_told():
+    budget = PromptBudget()
+    assert budget.token_limit("gpt-4") == budget.token_limit("gpt-4", 0) == 4_096
+    assert budget.limit_bytes("gpt-4") == 4_096 * 3
+    assert budget.token_limit("gpt-4", -50) == 4_096  # a negative answer size frees nothing
+
+
+def test_the_token_limit_never_falls_under_500_tokens():
+    assert PromptBudget().token_limit("gpt-4", 3_596) == 500
+    assert PromptBudget().token_limit("gpt-4", 4_000) == 500
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            {"max_bytes": 7_999},
+            "PromptBudget: max_bytes must be at least 8,000 (got 7,999): the fixer's "
+            "instructions alone take about 3.5 KB.",
+        ),
+        ({"max_tokens": 499}, "PromptBudget: max_tokens must be at least 500 (got 499)."),
+        ({"bytes_per_token": -1.0}, "PromptBudget: bytes_per_token must be positive (got -1.0)."),
+        ({"context_share": 0}, "PromptBudget: context_share must be in (0, 1] (got 0)."),
+    ],
+)
+def test_a_nonsense_budget_says_which_setting_and_its_bounds(options, message):
+    with pytest.raises(BadRequest) as refused:
+        PromptBudget(**options)
+    assert str(refused.value) == message
+
+
+def test_the_edges_of_each_setting_are_allowed():
+    budget = PromptBudget(max_bytes=8_000, max_tokens=500, bytes_per_token=0.5, context_share=1)
+    assert budget.limit_bytes("gpt-4") == 8_000
+    assert PromptBudget(context_share=1).token_limit("gpt-4") == 8_192
+
+
 def test_a_small_file_goes_whole_within_the_budget():
     request = make_request()
 
