@@ -328,6 +328,10 @@ EQUIVALENT: dict[str, str] = {
     ),
     "editengine.fixer.budget.x_context_tokens__mutmut_6": _LONGEST_FIRST,
     "editengine.fixer.budget.x_context_tokens__mutmut_9": _LONGEST_FIRST,
+    "editengine.fixer.flight.xǁSingleFlightǁ_land__mutmut_5": (
+        "a key is in _leaders whenever its flight is in the table (both are set and removed "
+        "together under the lock), so pop never needs its default"
+    ),
     "editengine.matching.search.x_count__mutmut_1": _COUNT_EITHER_WAY,
     "editengine.matching.search.x_count__mutmut_2": _COUNT_EITHER_WAY,
     "editengine.matching.search.x_find__mutmut_34": (

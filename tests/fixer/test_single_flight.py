@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import threading
 import time
 
@@ -256,3 +258,144 @@ async def test_a_sync_call_on_the_leading_tasks_thread_does_not_wait_for_it(fix_
 
     assert correction.search == ANSWER["search"]
     assert len(calls) == 2 and elapsed < 2.0
+
+
+class _Interrupted(BaseException):
+    """Stops a leading call the way a KeyboardInterrupt or a cancellation does."""
+
+
+def _lead_in_a_thread(flights: SingleFlight[int], call) -> threading.Thread:
+    def lead() -> None:
+        with contextlib.suppress(BaseException):  # the leader's own outcome is not tested here
+            flights.run("k", call, wait=5)
+
+    leader = threading.Thread(target=lead)
+    leader.start()
+    _wait_for(lambda: len(flights) == 1)
+    return leader
+
+
+def _follower_waits(flights: SingleFlight[int], key: str) -> bool:
+    # A caller waiting in Future.result() sits on the future's condition.
+    future = flights._flights.get(key)
+    return future is not None and bool(future._condition._waiters)  # type: ignore[attr-defined]
+
+
+def test_without_a_sharing_rule_followers_get_the_leaders_own_error():
+    flights: SingleFlight[int] = SingleFlight()
+    release, error = threading.Event(), ValueError("boom")
+
+    def fail() -> int:
+        release.wait(5)
+        raise error
+
+    leader = _lead_in_a_thread(flights, fail)
+    caught: list[BaseException] = []
+    follower = threading.Thread(target=lambda: _catch(caught, flights, "k", lambda: 2))
+    follower.start()
+    _wait_for(lambda: _follower_waits(flights, "k"))
+    release.set()
+    leader.join(5)
+    follower.join(5)
+    assert caught == [error]
+
+
+def _catch(caught: list[BaseException], flights: SingleFlight[int], key: str, call) -> None:
+    try:
+        flights.run(key, call, wait=5)
+    except Exception as error:
+        caught.append(error)
+
+
+def test_an_interrupted_thread_leader_hands_over_to_a_thread_follower():
+    flights: SingleFlight[int] = SingleFlight()
+    release = threading.Event()
+
+    def interrupted() -> int:
+        release.wait(5)
+        raise _Interrupted
+
+    leader = _lead_in_a_thread(flights, interrupted)
+    outcome: list[tuple[int, bool]] = []
+    follower = threading.Thread(target=lambda: outcome.append(flights.run("k", lambda: 7, wait=5)))
+    follower.start()
+    _wait_for(lambda: _follower_waits(flights, "k"))
+    release.set()
+    leader.join(5)
+    follower.join(5)
+    assert outcome == [(7, False)]  # its own call, as the new leader
+
+
+async def test_a_task_leader_leaves_the_table_and_the_next_call_leads_again():
+    flights: SingleFlight[int] = SingleFlight()
+
+    async def one() -> int:
+        return 1
+
+    assert await flights.arun("a", one, wait=1) == (1, False)
+    assert len(flights) == 0 and not flights._leaders
+    assert await flights.arun("a", one, wait=1) == (1, False)
+
+
+async def test_a_task_follower_gets_the_leaders_error_and_its_own_timeout():
+    flights: SingleFlight[int] = SingleFlight()
+    release, error = asyncio.Event(), ValueError("boom")
+
+    async def fail() -> int:
+        await release.wait()
+        raise error
+
+    async def two() -> int:
+        return 2
+
+    leader = asyncio.ensure_future(flights.arun("k", fail, wait=5))
+    await asyncio.sleep(0)
+    with pytest.raises(FlightTimeout):
+        await flights.arun("k", two, wait=0.01)
+    follower = asyncio.ensure_future(flights.arun("k", two, wait=5))
+    await asyncio.sleep(0)
+    release.set()
+    with pytest.raises(ValueError) as led:
+        await leader
+    with pytest.raises(ValueError) as followed:
+        await follower
+    assert led.value is error and followed.value is error
+
+
+async def test_a_follower_that_timed_out_leaves_no_unretrieved_error_behind(caplog):
+    flights: SingleFlight[int] = SingleFlight()
+    release = asyncio.Event()
+
+    async def fail() -> int:
+        await release.wait()
+        raise ValueError("boom")
+
+    async def two() -> int:
+        return 2
+
+    leader = asyncio.ensure_future(flights.arun("k", fail, wait=5))
+    await asyncio.sleep(0)
+    with pytest.raises(FlightTimeout):
+        await flights.arun("k", two, wait=0.01)
+    release.set()
+    with pytest.raises(ValueError):
+        await leader
+    for _ in range(3):  # the shared future's copy of the error lands a few callbacks later
+        await asyncio.sleep(0)
+    gc.collect()
+    assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
+
+
+async def test_a_sync_caller_on_the_leading_tasks_thread_reports_its_call_as_its_own():
+    flights: SingleFlight[int] = SingleFlight()
+    release = asyncio.Event()
+
+    async def slow() -> int:
+        await release.wait()
+        return 1
+
+    leader = asyncio.ensure_future(flights.arun("k", slow, wait=5))
+    await asyncio.sleep(0)
+    assert flights.run("k", lambda: 2, wait=5) == (2, False)
+    release.set()
+    assert await leader == (1, False)
