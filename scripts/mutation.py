@@ -185,6 +185,13 @@ _LONGEST_FIRST = (
     "in reverse alphabetical order a name still comes before every prefix of it, which is all "
     "the longest-first order is for"
 )
+_UNREACHABLE_ASSERT = (
+    "the assertion after tenacity's loop is never reached: tenacity either returns or raises"
+)
+_UPCOMING_SLEEP = (
+    "tenacity (9.2 here) always sets upcoming_sleep before it asks whether to stop: the default "
+    "is for older versions only"
+)
 _RFIND_NONE = "str.rfind takes None for a start of 0"
 _ONE_CHARACTER = "a fence is one character repeated: its second character is its first"
 EQUIVALENT: dict[str, str] = {
@@ -323,14 +330,32 @@ EQUIVALENT: dict[str, str] = {
         'no levels written as tabs and spaces is "" too'
     ),
     "editengine.fixer.budget.x_context_tokens__mutmut_4": (
-        'no model named reads as "xxxx", which starts no prefix in the table: the default '
-        "either way"
+        'no model named reads as "xxxx", which starts with no prefix in the table: the '
+        "default either way"
     ),
     "editengine.fixer.budget.x_context_tokens__mutmut_6": _LONGEST_FIRST,
     "editengine.fixer.budget.x_context_tokens__mutmut_9": _LONGEST_FIRST,
     "editengine.fixer.flight.xǁSingleFlightǁ_land__mutmut_5": (
         "a key is in _leaders whenever its flight is in the table (both are set and removed "
         "together under the lock), so pop never needs its default"
+    ),
+    "editengine.fixer.deadline.xǁDeadlineRunnerǁrun__mutmut_34": (
+        "typing.cast does nothing at run time"
+    ),
+    "editengine.fixer.deadline.xǁDeadlineRunnerǁrun__mutmut_42": _UNREACHABLE_ASSERT,
+    "editengine.fixer.deadline.xǁDeadlineRunnerǁrun__mutmut_43": _UNREACHABLE_ASSERT,
+    "editengine.fixer.deadline.xǁDeadlineRunnerǁrun__mutmut_44": _UNREACHABLE_ASSERT,
+    "editengine.fixer.deadline.xǁDeadlineRunnerǁarun__mutmut_40": _UNREACHABLE_ASSERT,
+    "editengine.fixer.deadline.xǁDeadlineRunnerǁarun__mutmut_41": _UNREACHABLE_ASSERT,
+    "editengine.fixer.deadline.xǁDeadlineRunnerǁarun__mutmut_42": _UNREACHABLE_ASSERT,
+    "editengine.fixer.deadline.xǁDeadlineRunnerǁ_retry_rules__mutmut_7": _UPCOMING_SLEEP,
+    "editengine.fixer.deadline.xǁDeadlineRunnerǁ_retry_rules__mutmut_10": _UPCOMING_SLEEP,
+    "editengine.fixer.deadline.xǁDeadlineRunnerǁ_retry_rules__mutmut_13": _UPCOMING_SLEEP,
+    "editengine.fixer.deadline.xǁDeadlineRunnerǁ_retry_rules__mutmut_22": (
+        "tenacity asks for the wait only after a failed attempt, which always has an outcome"
+    ),
+    "editengine.fixer.deadline.xǁDeadlineRunnerǁ_retry_rules__mutmut_29": (
+        "only transient ProviderErrors are retried, and every ProviderError has retry_after"
     ),
     "editengine.matching.search.x_count__mutmut_1": _COUNT_EITHER_WAY,
     "editengine.matching.search.x_count__mutmut_2": _COUNT_EITHER_WAY,
