@@ -363,6 +363,9 @@ EQUIVALENT: dict[str, str] = {
         "the plain search from one place before the last false one: that place was checked "
         "already (every place holding the first piece is visited in order), so it finds the same"
     ),
+    "editengine.matching.already_applied.x__only_adds_to_each_segment__mutmut_4": (
+        "str.find takes None for a start of 0"
+    ),
     "editengine.matching.already_applied.x_verbatim_elsewhere__mutmut_14": _RFIND_NONE,
     "editengine.matching.already_applied.x_verbatim_elsewhere__mutmut_21": (
         "a line break at 0 missed: the text then starts with that blank line, which "

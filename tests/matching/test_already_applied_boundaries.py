@@ -217,3 +217,54 @@ def test_the_no_op_answer_keeps_the_file_and_says_where_and_why():
         "the edit looks applied already, so nothing was changed."
     )
     assert alone.spans == inside.spans
+
+
+# -- an elided quote sent again after its insertion -------------------------------------------
+
+ELIDED_OLD = "a = start()\n...\nb = end()"
+
+
+def held_elided(tier: _Places, text: str, new: str, quote: Match) -> list[tuple[int, int]]:
+    return spans(holding_every_quote(tier, text, ELIDED_OLD, new, [quote]))
+
+
+# new_string adds a line next to the marker: old_string does not lie inside it as it is.
+ELIDED_NEW = "a = start()\nc = added()\n...\nb = end()"
+
+
+def test_lines_added_before_an_elided_quote_may_be_all_that_surrounds_it():
+    text = "c = added()\nX"
+    quote, place = Match(len(text) - 1, len(text)), Match(0, len(text))
+    assert held_elided(_Places(place), text, ELIDED_NEW, quote) == [(0, len(text))]
+    assert held_elided(_Places(place), "d = other()\nX", ELIDED_NEW, quote) == []
+
+
+def test_lines_added_after_an_elided_quote_may_be_all_that_surrounds_it():
+    text = "X\nc = added()"
+    quote, place = Match(0, 1), Match(0, len(text))
+    assert held_elided(_Places(place), text, ELIDED_NEW, quote) == [(0, len(text))]
+    assert held_elided(_Places(place), "X\nd = other()", ELIDED_NEW, quote) == []
+
+
+def test_only_a_place_holding_the_elided_quote_answers():
+    text = "c = added()\nX"
+    quote = Match(len(text) - 1, len(text))
+    empty_at_the_quote = Match(quote.start, quote.start)  # holds nothing, surrounds nothing
+    tier = _Places(empty_at_the_quote, Match(0, len(text)))
+    assert held_elided(tier, text, ELIDED_NEW, quote) == [(0, len(text))]
+
+
+@pytest.mark.parametrize(
+    ("new", "held"),
+    [
+        # old_string's stretches out of order in new_string: not an edit of it.
+        ("b = end()\nc = added()\n...\na = start()", False),
+        # The first stretch stands twice; the one before the second stretch counts.
+        ("a = start()\nc = added()\n...\nb = end()\na = start()", True),
+    ],
+)
+def test_new_string_must_hold_the_elided_quotes_stretches_in_order(new, held):
+    text = "c = added()\nX"
+    place = Match(0, len(text))
+    found = held_elided(_Places(place), text, new, Match(len(text) - 1, len(text)))
+    assert found == ([(0, len(text))] if held else [])
