@@ -9,7 +9,6 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 BOM = "\ufeff"
 
@@ -170,20 +169,8 @@ def ascii_punctuation(text: str) -> str:
     """Curly quotes, dashes and exotic spaces replaced by ASCII, length preserved."""
     if text.isascii():
         return text
-    if len(text) >= _WHOLE_FILE:
-        return _ascii_punctuation_of_a_file(text)
     # str.translate looks every character up in a dict: 270 ms on a 100,000-line file.
     # The regex scans in C and calls back only for the (rare) typographic characters.
-    return _TYPOGRAPHIC.sub(_ascii_of, text)
-
-
-# A text this long is a file's content, mapped once per edit for old_string and again for
-# new_string (the already-applied check): the last two are kept so the second is a lookup.
-_WHOLE_FILE = 64 * 1024
-
-
-@lru_cache(maxsize=2)
-def _ascii_punctuation_of_a_file(text: str) -> str:
     return _TYPOGRAPHIC.sub(_ascii_of, text)
 
 

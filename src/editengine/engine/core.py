@@ -836,14 +836,7 @@ class EditEngine:
     def _cascade_pass(self, job: Job, text: str, old: str, new: str, spec: EditSpec) -> TextEdit:
         """One cascade run with ``spec``'s rules; its trace goes to telemetry either way."""
         try:
-            edit: TextEdit = self.cascade.edit(
-                text,
-                old,
-                new,
-                replace_all=spec.replace_all,
-                expected_replacements=spec.expected_replacements,
-                match_mode=spec.match_mode,
-            )
+            edit = self._runner(spec)(text, old, new)
         except MatchError as error:
             job.state.attempts.extend(error.trace)
             raise

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from editengine.telemetry.shape import LatencySummary, MetricKind
+from editengine.telemetry.shape import LatencySummary, MetricKind, TierRow
 
 
 def pct(value: float | None) -> str:
@@ -50,3 +50,19 @@ def period(first_ts: str | None, last_ts: str | None) -> str:
     if not first_ts or not last_ts:
         return "-"
     return f"{first_ts[:16].replace('T', ' ')} .. {last_ts[:16].replace('T', ' ')} UTC"
+
+
+def tier_figures(row: TierRow) -> tuple[str, ...]:
+    """A tier row's figures after its name and pass (mean position, tries, wins, win rate,
+    ambiguous, refused, mean and total ms), the same in the text report and on the page."""
+    position = row["mean_position"]
+    return (
+        "-" if position is None else f"{position:.1f}",
+        f"{row['tries']:,}",
+        f"{row['wins']:,}",
+        pct(row["win_rate"]),
+        f"{row['outcomes'].get('ambiguous', 0):,}",
+        f"{row['outcomes'].get('refused', 0):,}",
+        ms(row["elapsed_ms"].get("mean")),
+        ms(row["elapsed_ms_total"]),
+    )

@@ -185,18 +185,7 @@ def _tiers(page: Page, report: Report) -> None:
                 "total ms",
             ),
             [
-                (
-                    Cell(t["tier"], swatch=colour_of(t["tier"])),
-                    t["pass"],
-                    "-" if t["mean_position"] is None else f"{t['mean_position']:.1f}",
-                    f"{t['tries']:,}",
-                    f"{t['wins']:,}",
-                    fmt.pct(t["win_rate"]),
-                    f"{t['outcomes'].get('ambiguous', 0):,}",
-                    f"{t['outcomes'].get('refused', 0):,}",
-                    fmt.ms(t["elapsed_ms"].get("mean")),
-                    fmt.ms(t["elapsed_ms_total"]),
-                )
+                (Cell(t["tier"], swatch=colour_of(t["tier"])), t["pass"], *fmt.tier_figures(t))
                 for t in tiers
             ],
             table_id="table-tiers",

@@ -165,17 +165,9 @@ def _tiers(report: Report) -> Grid:
         ],
     )
     for row in report["tiers"]:
-        position = row["mean_position"]
         grid.add(
             row["tier"] if row["pass"] == "original" else f"{row['tier']} ({row['pass']} pass)",
-            "-" if position is None else f"{position:.1f}",
-            f"{row['tries']:,}",
-            f"{row['wins']:,}",
-            fmt.pct(row["win_rate"]),
-            f"{row['outcomes'].get('ambiguous', 0):,}",
-            f"{row['outcomes'].get('refused', 0):,}",
-            fmt.ms(row["elapsed_ms"].get("mean")),
-            fmt.ms(row["elapsed_ms_total"]),
+            *fmt.tier_figures(row),
         )
     return grid
 
