@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
+from unittest import mock
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
@@ -326,3 +327,47 @@ def test_equal_texts_share_one_line_view_and_others_do_not():
     assert line_view(same) is line_view(text)
     assert line_view(other) is not line_view(text)
     assert line_view(other).text is other
+
+
+# ---------------------------------------------------------------- typography pre-search
+
+typographic_lines = st.lists(
+    st.text(alphabet=st.sampled_from("ab -\"'\u2014\u2013\u201c\u201d\u2019\u00a0\t"), max_size=7),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines=typographic_lines, first=st.integers(0, 7), count=st.integers(1, 4), data=st.data())
+def test_unicode_tier_searched_first_for_stretches_finds_what_mapping_the_file_finds(
+    lines, first, count, data
+):
+    # Quotes cut from the file (reindented, typography made ASCII, a character changed)
+    # and found by the tier as it is and by the tier that always maps the file.
+    text = "\n".join(lines) + "\n"
+    quoted = lines[first : first + count] or lines[-1:]
+    old = "\n".join(quoted)
+    if data.draw(st.booleans()):
+        old = ascii_punctuation(old)
+    if data.draw(st.booleans()):
+        old = "\n".join("  " + line.strip() for line in old.split("\n"))
+    if data.draw(st.booleans()) and old:
+        at = data.draw(st.integers(0, len(old) - 1))
+        old = old[:at] + data.draw(st.sampled_from("ab -\u2014")) + old[at + 1 :]
+    assume(old)  # the cascade never asks a tier for the empty quote
+    tier = UnicodePunctuationTier()
+    found = [(m.start, m.end) for m in tier.find(text, old)]
+    with mock.patch("editengine.matching.unicode._may_stand_in", return_value=True):
+        mapped = [(m.start, m.end) for m in tier.find(text, old)]
+    assert found == mapped
+
+
+def test_unicode_tier_does_not_map_a_file_without_a_stretch_of_the_quote():
+    content = "intro \u2014 text\n" + "def handler(request):\n    return request\n" * 50
+    view = line_view(content)
+    assert UnicodePunctuationTier().find(content, "def handlr(request):\n    return request") == []
+    assert ("ascii_punctuation",) not in view.memo
+    # Every stretch is there: the file is mapped and the dash found.
+    assert UnicodePunctuationTier().find(content, "intro - text")
+    assert ("ascii_punctuation",) in view.memo
