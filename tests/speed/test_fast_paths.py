@@ -329,6 +329,58 @@ def test_equal_texts_share_one_line_view_and_others_do_not():
     assert line_view(other).text is other
 
 
+# ----------------------------------------------------------------------------- line offsets
+
+line_queries = st.lists(
+    st.tuples(st.sampled_from(["start", "line_end", "line_of_offset"]), st.integers(-3, 90)),
+    max_size=40,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(st.text(alphabet=st.sampled_from("ab "), max_size=5), min_size=1, max_size=20),
+    final_newline=st.booleans(),
+    queries=line_queries,
+)
+def test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line(
+    lines, final_newline, queries
+):
+    # Asked in any order, near and far, past the point where counting gives way to the
+    # list of every line's offset; out-of-range questions answer (or fail) as that list does.
+    text = "\n".join(lines) + ("\n" if final_newline else "")
+    counted, listed = LineView(text), LineView(text)
+    listed.start(0)
+    _ = listed._bounds  # every answer from the list from the start
+    for method, argument in queries:
+        try:
+            expected: object = getattr(listed, method)(argument)
+        except IndexError:
+            expected = IndexError
+        try:
+            answer: object = getattr(counted, method)(argument)
+        except IndexError:
+            answer = IndexError
+        assert answer == expected, (method, argument)
+
+
+def test_a_few_offsets_are_counted_without_listing_every_line():
+    view = LineView("".join(f"line {number}\n" for number in range(1_000)))
+    assert view.start(500) == len("".join(f"line {number}\n" for number in range(500)))
+    assert view.line_of_offset(view.start(501) + 2) == 501
+    assert view.line_end(499) == view.start(500) - 1
+    assert "_bounds" not in view.__dict__
+
+
+def test_offsets_far_apart_fall_back_to_the_list_of_every_line():
+    view = LineView("x\n" * 1_000)
+    for _ in range(3):  # each pair of questions counts through the whole file twice
+        assert view.start(999) == 1_998
+        assert view.line_of_offset(1) == 0
+    assert "_bounds" in view.__dict__
+    assert view.start(999) == 1_998
+
+
 # ---------------------------------------------------------------- typography pre-search
 
 typographic_lines = st.lists(

@@ -44,6 +44,12 @@ class LineView:
         # Answers of lines_stripped_equal, and other per-text lookups the tiers and the
         # closest-region search would otherwise repeat (each one a scan of the file).
         self.memo: dict[tuple[object, ...], object] = {}
+        # A line and the offset it starts at, in one tuple so that a view shared between
+        # threads is never read half updated: the next offset asked for is counted from
+        # there. An edit asks for a few offsets near each other, and a list of every
+        # line's offset (100,000 integers made, and freed with the view) costs more.
+        self._known: tuple[int, int] = (0, 0)
+        self._lines_counted = 0
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -51,8 +57,13 @@ class LineView:
     @cached_property
     def _bounds(self) -> list[int]:
         """Offset of each line's first character, and one past the text's end: one C pass,
-        made only when an offset is asked for (a miss often never asks)."""
+        made once counting from known lines has read as many lines as the file has."""
         return list(accumulate(map(add, map(len, self.lines), repeat(1)), initial=0))
+
+    def _counted(self, lines: int) -> bool:
+        """Count ``lines`` more read; whether counting still costs less than the bounds."""
+        self._lines_counted += lines
+        return self._lines_counted <= len(self.lines)
 
     @property
     def real_lines(self) -> int:
@@ -62,20 +73,36 @@ class LineView:
 
     def start(self, number: int) -> int:
         """Offset of line ``number``'s first character (0-based line)."""
-        return self._bounds[number]
+        if "_bounds" in self.__dict__ or not 0 <= number <= len(self.lines):
+            return self._bounds[number]
+        known, offset = self._known
+        if not self._counted(abs(number - known)):
+            return self._bounds[number]
+        if number >= known:
+            offset += sum(map(len, self.lines[known:number])) + number - known
+        else:
+            offset -= sum(map(len, self.lines[number:known])) + known - number
+        if number < len(self.lines):  # one past the text's end is no line to count from
+            self._known = (number, offset)
+        return offset
 
     def line_end(self, number: int) -> int:
         """Offset just past line ``number``'s text (before its newline)."""
-        return self._bounds[number + 1] - 1
-
-    @cached_property
-    def starts(self) -> list[int]:
-        """Offset of each line's first character."""
-        return self._bounds[:-1]
+        return self.start(number + 1) - 1
 
     def line_of_offset(self, offset: int) -> int:
         """0-based line holding ``offset``."""
-        return bisect_right(self._bounds, offset, 0, len(self.lines)) - 1
+        if "_bounds" in self.__dict__ or offset < 0:
+            return bisect_right(self._bounds, offset, 0, len(self.lines)) - 1
+        known, known_offset = self._known
+        if offset >= known_offset:
+            number = known + self.text.count("\n", known_offset, offset)
+        else:
+            number = known - self.text.count("\n", offset, known_offset)
+        if not self._counted(abs(number - known)):
+            return bisect_right(self._bounds, offset, 0, len(self.lines)) - 1
+        self._known = (number, self.text.rfind("\n", 0, min(offset, len(self.text))) + 1)
+        return number
 
     @cached_property
     def stripped(self) -> list[str]:
