@@ -163,9 +163,6 @@ _PUNCTUATION = {
 
 
 _TYPOGRAPHIC = re.compile("[" + "".join(_PUNCTUATION) + "]")
-# What ``ascii_punctuation`` turns typographic characters into; every other character of
-# its result is the one it was given.
-ASCII_STAND_INS = frozenset(_PUNCTUATION.values())
 
 
 def ascii_punctuation(text: str) -> str:

@@ -410,7 +410,7 @@ def test_unicode_tier_searched_first_for_stretches_finds_what_mapping_the_file_f
     assume(old)  # the cascade never asks a tier for the empty quote
     tier = UnicodePunctuationTier()
     found = [(m.start, m.end) for m in tier.find(text, old)]
-    with mock.patch("editengine.matching.unicode._may_stand_in", return_value=True):
+    with mock.patch.object(LineView, "may_hold_all", return_value=True):
         mapped = [(m.start, m.end) for m in tier.find(text, old)]
     assert found == mapped
 
@@ -423,3 +423,41 @@ def test_unicode_tier_does_not_map_a_file_without_a_stretch_of_the_quote():
     # Every stretch is there: the file is mapped and the dash found.
     assert UnicodePunctuationTier().find(content, "intro - text")
     assert ("ascii_punctuation",) in view.memo
+
+
+token_lines = st.lists(
+    st.lists(st.sampled_from(["value", "val", "x", "=", "(", ")", "call", "callee", ","])).map(
+        " ".join
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=token_lines, first=st.integers(0, 5), count=st.integers(1, 3), data=st.data())
+def test_whitespace_tier_looking_words_up_first_finds_what_walking_finds(lines, first, count, data):
+    text = "\n".join(lines) + "\n"
+    old = " ".join(" ".join(lines[first : first + count] or lines[-1:]).split())
+    spacing = data.draw(st.sampled_from(["", " ", "\n  "]))
+    old = old.replace(" ", spacing, data.draw(st.integers(0, 3)))
+    if data.draw(st.booleans()):
+        old = old.replace("value", "valeu", 1)
+    tier = WhitespaceTier()
+
+    def spans(matches):
+        return [(m.start, m.end) for m in matches]
+
+    found, cut = spans(tier.find(text, old)), spans(tier.cut_places(text, old))
+    with mock.patch.object(LineView, "may_hold_all", return_value=True):
+        assert (found, cut) == (spans(tier.find(text, old)), spans(tier.cut_places(text, old)))
+
+
+def test_a_missing_word_is_looked_up_once_for_the_tiers_that_ask():
+    content = "\u2014\n" + "result = compute(alpha, beta)\n" * 20
+    view = line_view(content)
+    old = "result = compute(alpha, betta)"
+    assert UnicodePunctuationTier().find(content, old) == []
+    assert view.memo[("first_place", "betta")] == -1
+    with mock.patch("editengine.matching.search.find", side_effect=AssertionError):
+        assert WhitespaceTier().find(content, old) == []  # answered from what was found

@@ -9,6 +9,7 @@ indentation style is :mod:`~editengine.matching.indent_style`'s, the re-indentat
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -114,6 +115,26 @@ class LineView:
         for number, key in enumerate(self.stripped):
             index.setdefault(key, []).append(number)
         return index
+
+    def may_hold_all(self, pieces: Iterable[str], reads: int = 4) -> bool:
+        """``False`` when the text lacks one of ``pieces``; ``True`` when it holds them all,
+        or once looking has read ``reads`` times the text (what is left goes unread).
+
+        A cheap necessary condition for a tier's whole-file pass. The longest pieces are
+        looked up first (the likeliest to be missing); each ``str.find`` stops at its first
+        place, and is remembered, since the tiers after it ask for the same words.
+        """
+        budget = reads * len(self.text)
+        for piece in sorted(set(pieces), key=lambda piece: (-len(piece), piece)):
+            memo_key = ("first_place", piece)
+            position = self.memo.get(memo_key)
+            if position is None and budget >= 0:
+                position = search.find(self.text, piece)
+                self.memo[memo_key] = position
+                budget -= len(self.text) if position == -1 else position + len(piece)
+            if position == -1:
+                return False
+        return True
 
     def lines_stripped_equal(
         self, key: str, *, limit: int | None = None, text: str | None = None
@@ -230,6 +251,20 @@ _ENDS = 256
 _KEPT_VIEWS = 4
 _recent_views: list[LineView] = []
 _recent_views_lock = Lock()
+
+
+# Words this long are looked up before a tier's whole-file pass; shorter ones are everywhere.
+_LOOKED_UP_WORD = re.compile(r"\w{3,}")
+
+
+def may_hold_the_words_of(text: str, quote: str) -> bool:
+    """Whether ``text`` may hold every word of ``quote`` (``False`` when one is missing).
+
+    Tiers that forgive only punctuation or spacing find a quote only where each of its
+    words stands verbatim: a typo or a miss rules their whole-file pass out with one read
+    of the file, shared by the tiers through the view's memo.
+    """
+    return line_view(text).may_hold_all(_LOOKED_UP_WORD.findall(quote))
 
 
 def line_view(text: str) -> LineView:

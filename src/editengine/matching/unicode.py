@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from itertools import compress, count
 from operator import not_
@@ -18,8 +17,9 @@ from editengine.matching.lines import (
     OldLines,
     find_line_blocks,
     line_view,
+    may_hold_the_words_of,
 )
-from editengine.text import ASCII_STAND_INS, ascii_punctuation, has_typographic_punctuation
+from editengine.text import ascii_punctuation, has_typographic_punctuation
 
 
 def _punctuation_key(line: str) -> str:
@@ -68,9 +68,11 @@ class UnicodePunctuationTier:
         def transform(new: str) -> str:
             return new.translate(table) if foreign else new
 
-        plain_old = ascii_punctuation(old)
-        if not _may_stand_in(content, plain_old):
+        # Typography is never a word character: the quote's words stand in the file as
+        # they are, wherever it matches, on one offset or line for line.
+        if not may_hold_the_words_of(content, old):
             return []
+        plain_old = ascii_punctuation(old)
         plain_content = _plain_text(line_view(content))
         matches: list[Match] = []
         position = search.find(plain_content, plain_old)
@@ -89,37 +91,6 @@ class UnicodePunctuationTier:
         if matches:
             return matches
         return _line_blocks(content, plain_content, old, transform)
-
-
-# What typographic punctuation is read as: a quote's other characters (a line break
-# included) stand in the file exactly as they are.
-_MAPPED_TO = re.compile("[" + re.escape("".join(sorted(ASCII_STAND_INS))) + r"\s]+")
-# Shorter stretches are everywhere: finding them says nothing.
-_MIN_PIECE = 3
-# Searching for stretches stops once it has read this many times the file: mapping the
-# file costs a dozen reads, and a stretch that is absent costs one.
-_FILE_READS = 4
-
-
-def _may_stand_in(content: str, plain_old: str) -> bool:
-    """Whether ``plain_old`` (a quote with ASCII punctuation) may match ``content`` once its
-    typography is read as ASCII, on one offset or line for line.
-
-    Either way every stretch of the quote free of whitespace and of what typography is read
-    as stands verbatim in the file. Looking them up (the longest first, each ``str.find``
-    read as far as its first place) rules a miss out for much less than mapping the file;
-    a stretch the file does not have, a typo, is read to the end once.
-    """
-    pieces = {piece for piece in _MAPPED_TO.split(plain_old) if len(piece) >= _MIN_PIECE}
-    budget = _FILE_READS * len(content)
-    for piece in sorted(pieces, key=lambda piece: (-len(piece), piece)):
-        position = search.find(content, piece)
-        if position == -1:
-            return False
-        budget -= position + len(piece)
-        if budget < 0:
-            break
-    return True
 
 
 def _plain_text(view: LineView) -> str:

@@ -8,7 +8,13 @@ from difflib import SequenceMatcher
 from typing import ClassVar
 
 from editengine.matching.base import DoubtfulMatch, Match
-from editengine.matching.lines import LineBlock, OldLines, line_view, without_blank_edges
+from editengine.matching.lines import (
+    LineBlock,
+    OldLines,
+    line_view,
+    may_hold_the_words_of,
+    without_blank_edges,
+)
 from editengine.text import indent_width, leading_whitespace
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -49,6 +55,10 @@ class WhitespaceTier:
     def _places(self, content: str, old: str) -> tuple[list[Match], list[Match]]:
         tokens = _TOKEN.findall(old)
         if len(tokens) < 2:
+            return [], []
+        # Each token stands in the file wherever the quote does: one missing (a typo) rules
+        # out every place, before walking from thousands of the longest token's.
+        if not may_hold_the_words_of(content, old):
             return [], []
         # Walk out from the longest token: it occurs least, so few walks start at all.
         pivot = max(range(len(tokens)), key=lambda index: len(tokens[index]))
