@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
 from editengine import edit_text
-from editengine._text import _PUNCTUATION, LineIndex, ascii_punctuation
+from editengine._text import _PUNCTUATION, LineIndex, NormalizedText, ascii_punctuation
 from editengine.files._suggest import suggest_paths
+from editengine.matching import _already_applied as already_applied
 from editengine.matching import _search as search
 from editengine.matching._anchor import fuzzy_starts
 from editengine.matching._elision import ElisionTier
@@ -461,3 +462,29 @@ def test_a_missing_word_is_looked_up_once_for_the_tiers_that_ask():
     assert view.memo[("first_place", "betta")] == -1
     with mock.patch("editengine.matching._search.find", side_effect=AssertionError):
         assert WhitespaceTier().find(content, old) == []  # answered from what was found
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=token_lines, first=st.integers(0, 5), count=st.integers(1, 3), data=st.data())
+def test_new_string_looked_up_by_its_words_first_stands_where_it_stood(lines, first, count, data):
+    # new_string cut from the file, re-indented, padded with blank lines or misspelt: where it
+    # stands (verbatim, line for line, without its padding) is what it was without the look-up.
+    text = "\n".join(lines) + "\n"
+    new = "\n".join(lines[first : first + count] or lines[-1:])
+    if data.draw(st.booleans()):
+        new = "\n".join("    " + line for line in new.split("\n"))
+    if data.draw(st.booleans()):
+        new = "\n" + new + "\n\n"
+    if data.draw(st.booleans()):
+        new = new.replace("call", "cal", 1)
+    source = NormalizedText.of(text)
+    old = new + " extra_call_words"
+
+    def answers():
+        standing = already_applied.where_new_stands(source, new)
+        left = already_applied.left_after_a_miss(source, old, new, None)
+        return (standing and (standing.start, standing.end), [(m.start, m.end) for m in left])
+
+    found = answers()
+    with mock.patch.object(LineView, "may_hold_all", return_value=True):
+        assert found == answers()
