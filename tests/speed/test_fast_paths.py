@@ -468,7 +468,8 @@ def test_a_missing_word_is_looked_up_once_for_the_tiers_that_ask():
 @given(lines=token_lines, first=st.integers(0, 5), count=st.integers(1, 3), data=st.data())
 def test_new_string_looked_up_by_its_words_first_stands_where_it_stood(lines, first, count, data):
     # new_string cut from the file, re-indented, padded with blank lines or misspelt: where it
-    # stands (verbatim, line for line, without its padding) is what it was without the look-up.
+    # stands (verbatim, line for line, without its padding) is what it was without the look-up,
+    # asked with the words of earlier questions remembered or not.
     text = "\n".join(lines) + "\n"
     new = "\n".join(lines[first : first + count] or lines[-1:])
     if data.draw(st.booleans()):
@@ -483,8 +484,15 @@ def test_new_string_looked_up_by_its_words_first_stands_where_it_stood(lines, fi
     def answers():
         standing = already_applied.where_new_stands(source, new)
         left = already_applied.left_after_a_miss(source, old, new, None)
-        return (standing and (standing.start, standing.end), [(m.start, m.end) for m in left])
+        verbatim = already_applied.verbatim_elsewhere(source, old, new, [])
+        return (
+            standing and (standing.start, standing.end),
+            [(m.start, m.end) for m in left],
+            verbatim and (verbatim.start, verbatim.end),
+        )
 
+    if data.draw(st.booleans()):
+        line_view(text).may_hold_all(["cal", "callee", "value", "absent"])
     found = answers()
     with mock.patch.object(LineView, "may_hold_all", return_value=True):
         assert found == answers()

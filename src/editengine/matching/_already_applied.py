@@ -143,7 +143,7 @@ def verbatim_elsewhere(
     """The one place new_string stands verbatim, when every place old_string was found
     lies at another depth than it was quoted (its first line's indentation differs)."""
     text = source.text
-    if search.count(text, new) != 1:
+    if not may_hold_the_words_of(text, new) or search.count(text, new) != 1:
         return None
     quoted = _first_indent(old)
     if quoted is None:

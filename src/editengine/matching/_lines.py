@@ -120,20 +120,27 @@ class LineView:
         """``False`` when the text lacks one of ``pieces``; ``True`` when it holds them all,
         or once looking has read ``reads`` times the text (what is left goes unread).
 
-        A cheap necessary condition for a tier's whole-file pass. The longest pieces are
-        looked up first (the likeliest to be missing); each ``str.find`` stops at its first
-        place, and is remembered, since the tiers after it ask for the same words.
+        A cheap necessary condition for a tier's whole-file pass. Answers are remembered,
+        since the tiers and checks after one ask for the same words: those are asked
+        first, then the others are looked up longest first (the likeliest to be missing),
+        each ``str.find`` stopping at its first place.
         """
-        budget = reads * len(self.text)
-        for piece in sorted(set(pieces), key=lambda piece: (-len(piece), piece)):
-            memo_key = ("first_place", piece)
-            position = self.memo.get(memo_key)
-            if position is None and budget >= 0:
-                position = search.find(self.text, piece)
-                self.memo[memo_key] = position
-                budget -= len(self.text) if position == -1 else position + len(piece)
+        unknown = []
+        for piece in set(pieces):
+            position = self.memo.get(("first_place", piece))
             if position == -1:
                 return False
+            if position is None:
+                unknown.append(piece)
+        budget = reads * len(self.text)
+        for piece in sorted(unknown, key=lambda piece: (-len(piece), piece)):
+            position = search.find(self.text, piece)
+            self.memo[("first_place", piece)] = position
+            if position == -1:
+                return False
+            budget -= position + len(piece)
+            if budget < 0:
+                break
         return True
 
     def lines_stripped_equal(
