@@ -496,3 +496,19 @@ def test_new_string_looked_up_by_its_words_first_stands_where_it_stood(lines, fi
     found = answers()
     with mock.patch.object(LineView, "may_hold_all", return_value=True):
         assert found == answers()
+
+
+def test_a_long_quote_is_looked_up_by_its_ends_and_words_cut_there_still_count():
+    # Words cross both cuts (every offset is inside a long word): the pieces looked up are
+    # parts of words, which stand in the file wherever the quote does.
+    body = " ".join(f"word_number_{index:05d}_of_the_quote" for index in range(600))
+    content = f"start = 1\n{body}\nend = 2\n"
+    respaced = body.replace(" ", "  ")
+    assert len(respaced) > 3 * 4096
+    assert [(m.start, m.end) for m in WhitespaceTier().find(content, respaced)] == [
+        (content.index(body), content.index(body) + len(body))
+    ]
+    misspelt_at_the_end = respaced[:-5] + "quotation_marks"  # the longest word: looked up
+    assert WhitespaceTier().find(content, misspelt_at_the_end) == []
+    missing = "word_number_00599_of_the_quotation_marks"
+    assert line_view(content).memo[("first_place", missing)] == -1

@@ -9,6 +9,7 @@ indentation style is :mod:`~editengine.matching._indent_style`'s, the re-indenta
 
 from __future__ import annotations
 
+import heapq
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
@@ -28,6 +29,10 @@ def strip_key(line: str) -> str:
     return line.strip()
 
 
+# Pieces looked up at most by one may_hold_all (the longest of those not looked up before).
+_LOOKED_UP = 64
+# Offsets answered by counting from the last one, at most, before every line's is listed.
+_QUESTIONS_COUNTED = 64
 # Whole-line places of one key checked one by one before the view's line index takes over.
 _INDEXED_AFTER = 256
 
@@ -62,8 +67,12 @@ class LineView:
         return list(accumulate(map(add, map(len, self.lines), repeat(1)), initial=0))
 
     def _counted(self, lines: int) -> bool:
-        """Count ``lines`` more read; whether counting still costs less than the bounds."""
-        self._lines_counted += lines
+        """Count ``lines`` more read; whether counting still costs less than the bounds.
+
+        Each question also counts a share of the file: a tier asking for thousands of
+        offsets near each other is answered from the list after the first few dozen.
+        """
+        self._lines_counted += lines + max(1, len(self.lines) // _QUESTIONS_COUNTED)
         return self._lines_counted <= len(self.lines)
 
     @property
@@ -133,7 +142,9 @@ class LineView:
             if position is None:
                 unknown.append(piece)
         budget = reads * len(self.text)
-        for piece in sorted(unknown, key=lambda piece: (-len(piece), piece)):
+        # A quote of thousands of words: the longest few are enough to look up.
+        longest = heapq.nsmallest(_LOOKED_UP, unknown, key=lambda piece: (-len(piece), piece))
+        for piece in longest:
             position = search.find(self.text, piece)
             self.memo[("first_place", piece)] = position
             if position == -1:
@@ -262,6 +273,7 @@ _recent_views_lock = Lock()
 
 # Words this long are looked up before a tier's whole-file pass; shorter ones are everywhere.
 _LOOKED_UP_WORD = re.compile(r"\w{3,}")
+_QUOTE_ENDS = 4096
 
 
 def may_hold_the_words_of(text: str, quote: str) -> bool:
@@ -271,7 +283,10 @@ def may_hold_the_words_of(text: str, quote: str) -> bool:
     words stands verbatim: a typo or a miss rules their whole-file pass out with one read
     of the file, shared by the tiers through the view's memo.
     """
-    return line_view(text).may_hold_all(_LOOKED_UP_WORD.findall(quote))
+    # A long quote's head and tail are enough (a word cut there is still a piece of it).
+    head = _LOOKED_UP_WORD.findall(quote, 0, _QUOTE_ENDS)
+    tail = _LOOKED_UP_WORD.findall(quote, max(_QUOTE_ENDS, len(quote) - _QUOTE_ENDS))
+    return line_view(text).may_hold_all(head + tail)
 
 
 def line_view(text: str) -> LineView:
