@@ -454,6 +454,17 @@ def test_whitespace_tier_looking_words_up_first_finds_what_walking_finds(lines, 
         assert (found, cut) == (spans(tier.find(text, old)), spans(tier.cut_places(text, old)))
 
 
+def test_the_look_ups_of_one_view_read_the_text_at_most_twice_together():
+    content = "".join(f"name_{index:04d} = {index}\n" for index in range(2_000))
+    view = LineView(content)
+    late = [f"name_{index:04d}" for index in range(1_999, 1_990, -1)]  # each read to the end
+    assert view.may_hold_all(late)
+    looked_up = [word for word in late if ("first_place", word) in view.memo]
+    assert len(looked_up) == 3  # three reads of nearly the whole text pass the bound of two
+    assert view.may_hold_all(["name_1980", "absent_name"])  # nothing more is read
+    assert ("first_place", "absent_name") not in view.memo
+
+
 def test_a_missing_word_is_looked_up_once_for_the_tiers_that_ask():
     content = "\u2014\n" + "result = compute(alpha, beta)\n" * 20
     view = line_view(content)
@@ -509,6 +520,7 @@ def test_a_long_quote_is_looked_up_by_its_ends_and_words_cut_there_still_count()
         (content.index(body), content.index(body) + len(body))
     ]
     misspelt_at_the_end = respaced[:-5] + "quotation_marks"  # the longest word: looked up
-    assert WhitespaceTier().find(content, misspelt_at_the_end) == []
+    fresh = content + "# a file of its own: the look-ups of the view above are spent\n"
+    assert WhitespaceTier().find(fresh, misspelt_at_the_end) == []
     missing = "word_number_00599_of_the_quotation_marks"
-    assert line_view(content).memo[("first_place", missing)] == -1
+    assert line_view(fresh).memo[("first_place", missing)] == -1

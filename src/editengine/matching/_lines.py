@@ -29,10 +29,14 @@ def strip_key(line: str) -> str:
     return line.strip()
 
 
+# Reads of the text the pieces looked up by may_hold_all may cost, all questions together.
+_LOOK_UP_READS = 2
 # Pieces looked up at most by one may_hold_all (the longest of those not looked up before).
 _LOOKED_UP = 64
-# Offsets answered by counting from the last one, at most, before every line's is listed.
-_QUESTIONS_COUNTED = 64
+# A question answered by counting costs about what listing this many lines' offsets does
+# (a Python call against a thousandth of a C pass): thousands of questions near each other
+# are answered from the list.
+_QUESTIONS_COUNTED = 1024
 # Whole-line places of one key checked one by one before the view's line index takes over.
 _INDEXED_AFTER = 256
 
@@ -56,6 +60,8 @@ class LineView:
         # line's offset (100,000 integers made, and freed with the view) costs more.
         self._known: tuple[int, int] = (0, 0)
         self._lines_counted = 0
+        # Characters may_hold_all may still read (a missing piece reads the whole text).
+        self._look_up_budget = _LOOK_UP_READS * len(text)
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -70,7 +76,7 @@ class LineView:
         """Count ``lines`` more read; whether counting still costs less than the bounds.
 
         Each question also counts a share of the file: a tier asking for thousands of
-        offsets near each other is answered from the list after the first few dozen.
+        offsets near each other is answered from the list after the first thousand.
         """
         self._lines_counted += lines + max(1, len(self.lines) // _QUESTIONS_COUNTED)
         return self._lines_counted <= len(self.lines)
@@ -83,7 +89,20 @@ class LineView:
 
     def start(self, number: int) -> int:
         """Offset of line ``number``'s first character (0-based line)."""
-        if "_bounds" in self.__dict__ or not 0 <= number <= len(self.lines):
+        bounds = self.__dict__.get("_bounds")
+        if bounds is not None:  # first: tiers ask thousands of times once it is made
+            return bounds[number]  # type: ignore[no-any-return]
+        return self._counted_start(number)
+
+    def line_end(self, number: int) -> int:
+        """Offset just past line ``number``'s text (before its newline)."""
+        bounds = self.__dict__.get("_bounds")
+        if bounds is not None:
+            return bounds[number + 1] - 1  # type: ignore[no-any-return]
+        return self._counted_start(number + 1) - 1
+
+    def _counted_start(self, number: int) -> int:
+        if not 0 <= number <= len(self.lines):
             return self._bounds[number]
         known, offset = self._known
         if not self._counted(abs(number - known)):
@@ -96,13 +115,10 @@ class LineView:
             self._known = (number, offset)
         return offset
 
-    def line_end(self, number: int) -> int:
-        """Offset just past line ``number``'s text (before its newline)."""
-        return self.start(number + 1) - 1
-
     def line_of_offset(self, offset: int) -> int:
         """0-based line holding ``offset``."""
-        if "_bounds" in self.__dict__ or offset < 0:
+        bounds = self.__dict__.get("_bounds")
+        if bounds is not None or offset < 0:
             return bisect_right(self._bounds, offset, 0, len(self.lines)) - 1
         known, known_offset = self._known
         if offset >= known_offset:
@@ -125,9 +141,10 @@ class LineView:
             index.setdefault(key, []).append(number)
         return index
 
-    def may_hold_all(self, pieces: Iterable[str], reads: int = 4) -> bool:
+    def may_hold_all(self, pieces: Iterable[str]) -> bool:
         """``False`` when the text lacks one of ``pieces``; ``True`` when it holds them all,
-        or once looking has read ``reads`` times the text (what is left goes unread).
+        or when the view's looking has read ``_LOOK_UP_READS`` times the text (what is left
+        goes unread: every tier and check of an edit together pay at most that).
 
         A cheap necessary condition for a tier's whole-file pass. Answers are remembered,
         since the tiers and checks after one ask for the same words: those are asked
@@ -141,17 +158,16 @@ class LineView:
                 return False
             if position is None:
                 unknown.append(piece)
-        budget = reads * len(self.text)
         # A quote of thousands of words: the longest few are enough to look up.
         longest = heapq.nsmallest(_LOOKED_UP, unknown, key=lambda piece: (-len(piece), piece))
         for piece in longest:
+            if self._look_up_budget < 0:
+                break
             position = search.find(self.text, piece)
             self.memo[("first_place", piece)] = position
             if position == -1:
                 return False
-            budget -= position + len(piece)
-            if budget < 0:
-                break
+            self._look_up_budget -= position + len(piece)
         return True
 
     def lines_stripped_equal(
