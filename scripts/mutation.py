@@ -123,6 +123,62 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/fixer/test_deadline.py",
         "tests/fixer/test_llm_fixer.py",
     ),
+    "matching/closest.py": (
+        "tests/matching/test_cascade.py",
+        "tests/matching/test_quote_cleanups.py",
+        "tests/engine/test_fixer_step.py",
+        "tests/engine/test_tools.py",
+        "tests/speed/test_fast_paths.py",
+    ),
+    "matching/refusals.py": (
+        "tests/matching/test_cascade.py",
+        "tests/matching/test_quote_cleanups.py",
+        "tests/engine/test_tools.py",
+        "tests/engine/test_multi_edit.py",
+    ),
+    "matching/exact.py": (
+        "tests/matching/test_tiers.py",
+        "tests/matching/test_cascade.py",
+    ),
+    "matching/unescape.py": (
+        "tests/matching/test_tiers.py",
+        "tests/matching/test_cascade.py",
+    ),
+    "matching/base.py": (
+        "tests/matching/test_tiers.py",
+        "tests/matching/test_cascade.py",
+    ),
+    "matching/trimmed.py": (
+        "tests/matching/test_tiers.py",
+        "tests/matching/test_cascade.py",
+        "tests/matching/test_quote_cleanups.py",
+    ),
+    "matching/unicode.py": (
+        "tests/matching/test_tiers.py",
+        "tests/matching/test_cascade.py",
+        "tests/speed/test_fast_paths.py",
+    ),
+    "engine/callbacks.py": (
+        "tests/engine/test_confirm_and_hooks.py",
+        "tests/engine/test_telemetry_hooks.py",
+    ),
+    "engine/landed.py": (
+        "tests/engine/test_fixer_step.py",
+        "tests/integration/test_fixer_soundness_http.py",
+    ),
+    "engine/reporting.py": (
+        "tests/engine/test_edit_files.py",
+        "tests/engine/test_multi_edit.py",
+        "tests/engine/test_confirm_and_hooks.py",
+        "tests/engine/test_telemetry_hooks.py",
+        "tests/engine/test_fixer_step.py",
+    ),
+    "engine/jobs.py": (
+        "tests/engine/test_edit_files.py",
+        "tests/engine/test_multi_edit.py",
+        "tests/engine/test_telemetry_hooks.py",
+        "tests/engine/test_errors_leave_files_intact.py",
+    ),
 }
 
 # Mutants that behave exactly like the code they mutate: name -> why (docs/mutation.md).
