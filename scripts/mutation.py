@@ -131,6 +131,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/speed/test_fast_paths.py",
     ),
     "matching/refusals.py": (
+        "tests/matching/test_refusals.py",
         "tests/matching/test_cascade.py",
         "tests/matching/test_quote_cleanups.py",
         "tests/engine/test_tools.py",
