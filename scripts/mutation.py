@@ -142,6 +142,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/matching/test_cascade.py",
     ),
     "matching/unescape.py": (
+        "tests/matching/test_unescape_tier.py",
         "tests/matching/test_tiers.py",
         "tests/matching/test_cascade.py",
     ),
