@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from editengine.errors import AmbiguousMatch, CountMismatch, NoMatch
-from editengine.matching import refusals
-from editengine.results import Region, TierAttempt
+from editengine._errors import AmbiguousMatch, CountMismatch, NoMatch
+from editengine._results import Region, TierAttempt
+from editengine.matching import _refusals as refusals
 
 TRACE = (TierAttempt("exact", "no_candidates"), TierAttempt("line_trimmed", "ambiguous", 2))
 TWO = (Region(3, 3), Region(7, 8, 0.9))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from editengine.matching import UnescapeTier
-from editengine.matching.base import Match
+from editengine.matching._base import Match
 
 
 def _apply(content: str, match: Match, new: str) -> str:
