@@ -124,6 +124,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/fixer/test_llm_fixer.py",
     ),
     "matching/_closest.py": (
+        "tests/matching/test_closest_regions.py",
         "tests/matching/test_cascade.py",
         "tests/matching/test_quote_cleanups.py",
         "tests/engine/test_fixer_step.py",
@@ -428,6 +429,10 @@ EQUIVALENT: dict[str, str] = {
     "editengine.matching._already_applied.x_verbatim_elsewhere__mutmut_21": (
         "a line break at 0 missed: the text then starts with that blank line, which "
         "_first_indent skips, so the quote's first line is the same"
+    ),
+    "editengine.matching._closest.x_closest_regions__mutmut_7": (
+        "a blank quote has no line to vote with nor to search by likeness, and an empty file no "
+        "line like any quote: both end with no region either way"
     ),
 }
 
