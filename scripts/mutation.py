@@ -162,6 +162,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/speed/test_fast_paths.py",
     ),
     "engine/_callbacks.py": (
+        "tests/engine/test_callbacks.py",
         "tests/engine/test_confirm_and_hooks.py",
         "tests/engine/test_telemetry_hooks.py",
     ),
