@@ -167,6 +167,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_telemetry_hooks.py",
     ),
     "engine/_landed.py": (
+        "tests/engine/test_landed_corrections.py",
         "tests/engine/test_fixer_step.py",
         "tests/integration/test_fixer_soundness_http.py",
     ),
@@ -253,6 +254,10 @@ _UPCOMING_SLEEP = (
     "is for older versions only"
 )
 _RFIND_NONE = "str.rfind takes None for a start of 0"
+_ESCAPED_KEY = (
+    "ensure_ascii left at True: escaped JSON is as injective, so equal keys still mean equal "
+    "requests (the key is a digest compared in process, never shown or stored)"
+)
 _ONE_CHARACTER = "a fence is one character repeated: its second character is its first"
 EQUIVALENT: dict[str, str] = {
     "editengine.files._atomic.x_atomic_write_at__mutmut_3": (
@@ -431,6 +436,13 @@ EQUIVALENT: dict[str, str] = {
         "a line break at 0 missed: the text then starts with that blank line, which "
         "_first_indent skips, so the quote's first line is the same"
     ),
+    "editengine.engine._landed.xǁLandedCorrectionsǁrecord__mutmut_13": (
+        "popitem(last=None): None is falsy, so the oldest entry goes, as with False"
+    ),
+    "editengine.engine._landed.x__key__mutmut_4": "ensure_ascii=None is falsy, the same as False",
+    "editengine.engine._landed.x__key__mutmut_6": _ESCAPED_KEY,
+    "editengine.engine._landed.x__key__mutmut_8": _ESCAPED_KEY,
+    "editengine.engine._landed.x__key__mutmut_15": "codec names are case-insensitive",
     "editengine.matching._closest.x_closest_regions__mutmut_7": (
         "a blank quote has no line to vote with nor to search by likeness, and an empty file no "
         "line like any quote: both end with no region either way"
