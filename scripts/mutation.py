@@ -172,6 +172,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/integration/test_fixer_soundness_http.py",
     ),
     "engine/_reporting.py": (
+        "tests/engine/test_reporting.py",
         "tests/engine/test_edit_files.py",
         "tests/engine/test_multi_edit.py",
         "tests/engine/test_confirm_and_hooks.py",
