@@ -180,6 +180,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_fixer_step.py",
     ),
     "engine/_jobs.py": (
+        "tests/engine/test_jobs.py",
         "tests/engine/test_edit_files.py",
         "tests/engine/test_multi_edit.py",
         "tests/engine/test_telemetry_hooks.py",
@@ -258,6 +259,11 @@ _RFIND_NONE = "str.rfind takes None for a start of 0"
 _ESCAPED_KEY = (
     "ensure_ascii left at True: escaped JSON is as injective, so equal keys still mean equal "
     "requests (the key is a digest compared in process, never shown or stored)"
+)
+_CAST = "typing.cast does nothing at run time: its type argument is never read"
+_JOB_INSTRUCTION = (
+    "Job.instruction is never read: a single edit's fixer takes the instruction from its "
+    "EditSpec, and a multi-edit (never corrected) only records whether one was given"
 )
 _ONE_CHARACTER = "a fence is one character repeated: its second character is its first"
 EQUIVALENT: dict[str, str] = {
@@ -444,6 +450,13 @@ EQUIVALENT: dict[str, str] = {
     "editengine.engine._landed.x__key__mutmut_6": _ESCAPED_KEY,
     "editengine.engine._landed.x__key__mutmut_8": _ESCAPED_KEY,
     "editengine.engine._landed.x__key__mutmut_15": "codec names are case-insensitive",
+    "editengine.engine._jobs.x_edit_job__mutmut_5": 'EditState\'s operation defaults to "edit"',
+    "editengine.engine._jobs.x_edit_job__mutmut_13": _JOB_INSTRUCTION,
+    "editengine.engine._jobs.x_multi_edit_job__mutmut_15": _JOB_INSTRUCTION,
+    "editengine.engine._jobs.x__text_of__mutmut_2": _CAST,
+    "editengine.engine._jobs.x__text_of__mutmut_6": _CAST,
+    "editengine.engine._jobs.x__text_of__mutmut_7": _CAST,
+    "editengine.engine._jobs.x__text_of__mutmut_8": _CAST,
     "editengine.matching._closest.x_closest_regions__mutmut_7": (
         "a blank quote has no line to vote with nor to search by likeness, and an empty file no "
         "line like any quote: both end with no region either way"
