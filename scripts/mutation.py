@@ -152,6 +152,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/matching/test_cascade.py",
     ),
     "matching/_trimmed.py": (
+        "tests/matching/test_trimmed_tiers.py",
         "tests/matching/test_tiers.py",
         "tests/matching/test_cascade.py",
         "tests/matching/test_quote_cleanups.py",
@@ -264,6 +265,20 @@ _CAST = "typing.cast does nothing at run time: its type argument is never read"
 _JOB_INSTRUCTION = (
     "Job.instruction is never read: a single edit's fixer takes the instruction from its "
     "EditSpec, and a multi-edit (never corrected) only records whether one was given"
+)
+_DEFAULT_LINE_KEY = (
+    "every caller of line_block_matches leaves key and fix_line at their defaults, which are "
+    "LineBlock's own"
+)
+_BEGINS_ITS_LINE = (
+    "the check that the last quoted line begins its file line only saves work: a place where "
+    "it stands mid-line fails the startswith test that follows (the line's own start would "
+    "have been found first), so checking less changes no place found"
+)
+_HELD_BEFORE_THE_LAST = (
+    "the first search by another quoted line than the last: every place holds that line "
+    "(stripped) before its last line, so the search that goes on from where it is found still "
+    "reaches every place's last line"
 )
 _ONE_CHARACTER = "a fence is one character repeated: its second character is its first"
 EQUIVALENT: dict[str, str] = {
@@ -457,6 +472,28 @@ EQUIVALENT: dict[str, str] = {
     "editengine.engine._jobs.x__text_of__mutmut_6": _CAST,
     "editengine.engine._jobs.x__text_of__mutmut_7": _CAST,
     "editengine.engine._jobs.x__text_of__mutmut_8": _CAST,
+    "editengine.matching._trimmed.x_line_block_matches__mutmut_13": _DEFAULT_LINE_KEY,
+    "editengine.matching._trimmed.x_line_block_matches__mutmut_18": _DEFAULT_LINE_KEY,
+    "editengine.matching._trimmed.x_line_block_matches__mutmut_19": _DEFAULT_LINE_KEY,
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_30": _HELD_BEFORE_THE_LAST,
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_31": _HELD_BEFORE_THE_LAST,
+    "editengine.matching._trimmed.xǁBoundaryTrimTierǁfind__mutmut_46": (
+        "the core ends with a non-blank line and at most one final line break, so stripping "
+        "all whitespace or only line breaks from its end leaves the same line breaks in it"
+    ),
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_37": _RFIND_NONE,
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_38": _BEGINS_ITS_LINE,
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_40": _BEGINS_ITS_LINE,
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_41": _BEGINS_ITS_LINE,
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_44": (
+        "a line break searched for from 1: only one at 0 is missed, and the text before the "
+        "quoted line then starts with that line break, whitespace, so the verdict is the same"
+    ),
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_45": _BEGINS_ITS_LINE,
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_55": (
+        "after a mid-line place, the next search skips one more character: a place starting "
+        "there is on the same line and mid-line too, so it would be passed over anyway"
+    ),
     "editengine.matching._closest.x_closest_regions__mutmut_7": (
         "a blank quote has no line to vote with nor to search by likeness, and an empty file no "
         "line like any quote: both end with no region either way"
