@@ -158,6 +158,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/matching/test_quote_cleanups.py",
     ),
     "matching/_unicode.py": (
+        "tests/matching/test_unicode_tier.py",
         "tests/matching/test_tiers.py",
         "tests/matching/test_cascade.py",
         "tests/speed/test_fast_paths.py",
@@ -257,6 +258,14 @@ _UPCOMING_SLEEP = (
     "is for older versions only"
 )
 _RFIND_NONE = "str.rfind takes None for a start of 0"
+_MEMO_KEY = (
+    "the memo key only names the entry in the view's memo: any key that no other reader of the "
+    "memo takes keeps the same mapped text"
+)
+_TRANSLATED = (
+    "the translated text only lets find_line_blocks search anchors with str.find: without it, "
+    "it keys every line with the same key and finds the same runs"
+)
 _ESCAPED_KEY = (
     "ensure_ascii left at True: escaped JSON is as injective, so equal keys still mean equal "
     "requests (the key is a digest compared in process, never shown or stored)"
@@ -279,6 +288,9 @@ _HELD_BEFORE_THE_LAST = (
     "the first search by another quoted line than the last: every place holds that line "
     "(stripped) before its last line, so the search that goes on from where it is found still "
     "reaches every place's last line"
+)
+_NOT_VERBATIM = (
+    "the typography tier's matches are never verbatim: None and the default are False as well"
 )
 _ONE_CHARACTER = "a fence is one character repeated: its second character is its first"
 EQUIVALENT: dict[str, str] = {
@@ -457,6 +469,30 @@ EQUIVALENT: dict[str, str] = {
     "editengine.matching._already_applied.x_verbatim_elsewhere__mutmut_21": (
         "a line break at 0 missed: the text then starts with that blank line, which "
         "_first_indent skips, so the quote's first line is the same"
+    ),
+    "editengine.matching._unicode.xǁUnicodePunctuationTierǁ_find_one_for_one__mutmut_17": (
+        "translating by an empty table changes nothing"
+    ),
+    "editengine.matching._unicode.xǁUnicodePunctuationTierǁ_find_one_for_one__mutmut_62": (
+        _TRANSLATED
+    ),
+    "editengine.matching._unicode.x__line_blocks__mutmut_23": _TRANSLATED,
+    "editengine.matching._unicode.x__line_blocks__mutmut_27": _TRANSLATED,
+    "editengine.matching._unicode.x__plain_text__mutmut_1": _MEMO_KEY,
+    "editengine.matching._unicode.x__plain_text__mutmut_2": _MEMO_KEY,
+    "editengine.matching._unicode.x__plain_text__mutmut_3": _MEMO_KEY,
+    "editengine.matching._unicode.x__spelled_alike__mutmut_5": (
+        "every match the one-for-one search returns has a rewrite, so inner is never None"
+    ),
+    "editengine.matching._unicode.x__spelled_alike__mutmut_11": _NOT_VERBATIM,
+    "editengine.matching._unicode.x__spelled_alike__mutmut_16": _NOT_VERBATIM,
+    "editengine.matching._unicode.x_keep_typography__mutmut_1": (
+        "the callers' old and file texts are always of one length (the mapping is one "
+        "character for one); when they are equal, copying the file where new_string repeats "
+        "old_string copies the same characters"
+    ),
+    "editengine.matching._unicode.x__common_prefix_length__mutmut_12": (
+        "the halving point still falls in (low, high]: another split of the same search"
     ),
     "editengine.engine._landed.xǁLandedCorrectionsǁrecord__mutmut_13": (
         "popitem(last=None): None is falsy, so the oldest entry goes, as with False"
