@@ -65,6 +65,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_path_locks.py",
     ),
     "files/reading.py": (
+        "tests/engine/test_file_reading.py",
         "tests/engine/test_errors_leave_files_intact.py",
         "tests/engine/test_edit_files.py",
         "tests/engine/test_stale_protection.py",
@@ -194,6 +195,13 @@ _UPCOMING_SLEEP = (
 )
 _RFIND_NONE = "str.rfind takes None for a start of 0"
 _ONE_CHARACTER = "a fence is one character repeated: its second character is its first"
+_NO_BINARY_READ = (
+    "O_BINARY exists only on Windows: looked up on None or under another name it is the same "
+    "default 0"
+)
+_FOLLOW_DEFAULT = "follow_symlinks=True is os.stat's default"
+_ZERO_READ = "a read of 0 bytes returns b'' at once, which ends the loop: one extra empty read"
+_READ_PIECE = "pieces of 2 MiB instead of 1 MiB: the same bytes, read with a larger buffer per call"
 EQUIVALENT: dict[str, str] = {
     "editengine.files.atomic.x_atomic_write_at__mutmut_3": (
         'backup starting as "" instead of None: the cleanup unlinks "" (ENOENT, ignored)'
@@ -371,6 +379,33 @@ EQUIVALENT: dict[str, str] = {
         "a line break at 0 missed: the text then starts with that blank line, which "
         "_first_indent skips, so the quote's first line is the same"
     ),
+    "editengine.files.reading.x_read_snapshot__mutmut_6": _POSIX_FLAG,
+    "editengine.files.reading.x_read_snapshot__mutmut_9": _POSIX_FLAG,
+    "editengine.files.reading.x_read_snapshot__mutmut_12": _POSIX_FLAG,
+    "editengine.files.reading.x_read_snapshot__mutmut_15": _POSIX_FLAG,
+    "editengine.files.reading.x_read_snapshot__mutmut_18": _POSIX_FLAG,
+    "editengine.files.reading.x_read_snapshot__mutmut_21": _POSIX_FLAG,
+    "editengine.files.reading.x_read_snapshot_at__mutmut_38": _POSIX_FLAG,
+    "editengine.files.reading.x_read_snapshot_at__mutmut_41": _POSIX_FLAG,
+    "editengine.files.reading.x_read_snapshot_at__mutmut_44": _POSIX_FLAG,
+    "editengine.files.reading.x_read_snapshot_at__mutmut_47": _POSIX_FLAG,
+    "editengine.files.reading.x_read_snapshot_at__mutmut_50": _POSIX_FLAG,
+    "editengine.files.reading.x_read_snapshot_at__mutmut_53": _POSIX_FLAG,
+    "editengine.files.reading.x_read_snapshot_at__mutmut_68": _POSIX_FLAG,
+    "editengine.files.reading.x_read_snapshot_at__mutmut_71": _POSIX_FLAG,
+    "editengine.files.reading.x_read_snapshot_at__mutmut_74": _POSIX_FLAG,
+    "editengine.files.reading.x_read_snapshot_at__mutmut_57": _NO_BINARY_READ,
+    "editengine.files.reading.x_read_snapshot_at__mutmut_63": _NO_BINARY_READ,
+    "editengine.files.reading.x_read_snapshot_at__mutmut_64": _NO_BINARY_READ,
+    "editengine.files.reading.x_read_snapshot_at__mutmut_4": _FALSY,
+    "editengine.files.reading.x__link_refusal__mutmut_6": _FOLLOW_DEFAULT,
+    "editengine.files.reading.x_decode__mutmut_26": (
+        'codec names are case-insensitive: "UTF-8" is "utf-8"'
+    ),
+    "editengine.files.reading.x_decode__mutmut_30": "bytes.count takes None for a start of 0",
+    "editengine.files.reading.x__read_at_most__mutmut_3": _ZERO_READ,
+    "editengine.files.reading.x__read_at_most__mutmut_15": _READ_PIECE,
+    "editengine.files.reading.x__read_at_most__mutmut_16": _READ_PIECE,
 }
 
 # Read by the code under test (prompt templates, the bundled benchmark).
