@@ -129,10 +129,6 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/fixer/test_llm_fixer.py",
     ),
     "fixer/factory.py": ("tests/providers/test_sdk_providers.py",),
-    "fixer/protocol.py": (
-        "tests/fixer/test_llm_fixer.py",
-        "tests/engine/test_fixer_step.py",
-    ),
 }
 
 # Mutants that behave exactly like the code they mutate: name -> why (docs/mutation.md).
