@@ -1,10 +1,10 @@
 """Mutation testing of the core modules, one module at a time, with the tests that cover it.
 
-    python scripts/mutation.py files/atomic.py            # one module (minutes)
-    python scripts/mutation.py files/atomic.py matching/already_applied.py  # several
+    python scripts/mutation.py files/_atomic.py            # one module (minutes)
+    python scripts/mutation.py files/_atomic.py matching/_already_applied.py  # several
     python scripts/mutation.py --list                     # the modules and their tests
     python scripts/mutation.py --core                     # every core module (long)
-    python scripts/mutation.py --again files/atomic.py    # retry only the last survivors
+    python scripts/mutation.py --again files/_atomic.py    # retry only the last survivors
     python scripts/mutation.py --report --core            # scores of the last runs, no run
     python scripts/mutation.py --equivalents              # the equivalent mutants, as Markdown
 
@@ -38,13 +38,13 @@ PACKAGE = "src/editengine"
 
 # Each core module and the tests that exercise it (the narrower, the faster a run).
 TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
-    "files/atomic.py": (
+    "files/_atomic.py": (
         "tests/engine/test_atomic_write.py",
         "tests/engine/test_file_layer_contracts.py",
         "tests/engine/test_temp_sweep.py",
         "tests/engine/test_atomic_primitives.py",
     ),
-    "files/anchored.py": (
+    "files/_anchored.py": (
         "tests/engine/test_anchored_dir.py",
         "tests/engine/test_parent_swap.py",
         "tests/engine/test_workspace_guard.py",
@@ -52,83 +52,83 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_atomic_write.py",
         "tests/engine/test_anchored_refusals.py",
     ),
-    "files/workspace.py": (
+    "files/_workspace.py": (
         "tests/engine/test_workspace_guard.py",
         "tests/engine/test_file_layer_contracts.py",
         "tests/engine/test_path_fuzz.py",
         "tests/engine/test_workspace_refusals.py",
     ),
-    "files/locking.py": (
+    "files/_locking.py": (
         "tests/engine/test_lock_scope.py",
         "tests/engine/test_concurrency.py",
         "tests/engine/test_stale_protection.py",
         "tests/engine/test_path_locks.py",
     ),
-    "files/reading.py": (
+    "files/_reading.py": (
         "tests/engine/test_file_reading.py",
         "tests/engine/test_errors_leave_files_intact.py",
         "tests/engine/test_edit_files.py",
         "tests/engine/test_stale_protection.py",
         "tests/engine/test_lock_scope.py",
     ),
-    "files/suggest.py": (
+    "files/_suggest.py": (
         "tests/engine/test_path_suggestions.py",
         "tests/engine/test_suggest_paths.py",
     ),
-    "matching/already_applied.py": (
+    "matching/_already_applied.py": (
         "tests/matching/test_cascade.py",
         "tests/matching/test_already_applied.py",
         "tests/matching/test_already_applied_boundaries.py",
         "tests/engine/test_fixer_step.py",
     ),
-    "telemetry/sinks.py": (
+    "telemetry/_sinks.py": (
         "tests/telemetry/test_sinks.py",
         "tests/telemetry/test_jsonl_rotation.py",
         "tests/telemetry/test_sink_contracts.py",
     ),
-    "fixer/cache.py": (
+    "fixer/_cache.py": (
         "tests/fixer/test_cache.py",
         "tests/fixer/test_llm_fixer.py",
         "tests/fixer/test_single_flight.py",
     ),
-    "matching/search.py": (
+    "matching/_search.py": (
         "tests/matching/test_search.py",
         "tests/speed/test_fast_paths.py",
     ),
-    "matching/fences.py": (
+    "matching/_fences.py": (
         "tests/matching/test_fences.py",
         "tests/matching/test_quote_cleanups.py",
     ),
-    "matching/prefixes.py": (
+    "matching/_prefixes.py": (
         "tests/matching/test_prefixes.py",
         "tests/matching/test_quote_cleanups.py",
     ),
-    "matching/quotes.py": (
+    "matching/_quotes.py": (
         "tests/matching/test_quote_reading.py",
         "tests/matching/test_quote_cleanups.py",
         "tests/engine/test_quote_cleanups.py",
         "tests/matching/test_fences.py",
         "tests/matching/test_prefixes.py",
     ),
-    "matching/indent_style.py": (
+    "matching/_indent_style.py": (
         "tests/matching/test_indent_style.py",
         "tests/matching/test_tiers.py",
         "tests/matching/test_cascade.py",
     ),
-    "fixer/budget.py": ("tests/fixer/test_budget.py",),
-    "fixer/flight.py": (
+    "fixer/_budget.py": ("tests/fixer/test_budget.py",),
+    "fixer/_flight.py": (
         "tests/fixer/test_single_flight.py",
         "tests/fixer/test_llm_fixer.py",
     ),
-    "fixer/deadline.py": (
+    "fixer/_deadline.py": (
         "tests/fixer/test_deadline.py",
         "tests/fixer/test_llm_fixer.py",
     ),
-    "fixer/schema.py": (
+    "fixer/_schema.py": (
         "tests/fixer/test_schema.py",
         "tests/fixer/test_llm_fixer.py",
     ),
-    "fixer/factory.py": ("tests/providers/test_sdk_providers.py",),
+    "fixer/_factory.py": ("tests/providers/test_sdk_providers.py",),
 }
 
 # Mutants that behave exactly like the code they mutate: name -> why (docs/mutation.md).
@@ -208,209 +208,209 @@ _FOLLOW_DEFAULT = "follow_symlinks=True is os.stat's default"
 _ZERO_READ = "a read of 0 bytes returns b'' at once, which ends the loop: one extra empty read"
 _READ_PIECE = "pieces of 2 MiB instead of 1 MiB: the same bytes, read with a larger buffer per call"
 EQUIVALENT: dict[str, str] = {
-    "editengine.files.atomic.x_atomic_write_at__mutmut_3": (
+    "editengine.files._atomic.x_atomic_write_at__mutmut_3": (
         'backup starting as "" instead of None: the cleanup unlinks "" (ENOENT, ignored)'
     ),
-    "editengine.files.atomic.x__temp_name__mutmut_1": (
+    "editengine.files._atomic.x__temp_name__mutmut_1": (
         "cutting the target name at 81 instead of 80 still keeps the temp name far under 255 bytes"
     ),
-    "editengine.files.atomic.x__link_backup__mutmut_7": _FALSY,
-    "editengine.files.atomic.x_sweep_stale_temps__mutmut_18": _FALSY,
-    "editengine.files.atomic.x__write_temp__mutmut_5": _NO_BINARY,
-    "editengine.files.atomic.x__write_temp__mutmut_11": _NO_BINARY,
-    "editengine.files.atomic.x__write_temp__mutmut_12": _NO_BINARY,
-    "editengine.files.atomic.x__write_temp__mutmut_13": _NO_BINARY,
-    "editengine.files.atomic.x__write_temp__mutmut_19": _POSIX_FLAG,
-    "editengine.files.atomic.x__write_temp__mutmut_22": _POSIX_FLAG,
-    "editengine.files.atomic.x__write_temp__mutmut_25": _POSIX_FLAG,
-    "editengine.files.atomic.x__write_temp__mutmut_28": _POSIX_FLAG,
-    "editengine.files.atomic.x__write_temp__mutmut_31": _POSIX_FLAG,
-    "editengine.files.atomic.x__write_temp__mutmut_34": _POSIX_FLAG,
-    "editengine.files.atomic.x__sync_directory__mutmut_2": _WINDOWS,
-    "editengine.files.atomic.x__sync_directory__mutmut_3": _WINDOWS,
-    "editengine.files.atomic.x__process_alive__mutmut_23": _LAST_PIECE,
-    "editengine.files.atomic.x__process_alive__mutmut_26": _LAST_PIECE,
-    "editengine.files.atomic.x__process_alive__mutmut_27": _LAST_PIECE
+    "editengine.files._atomic.x__link_backup__mutmut_7": _FALSY,
+    "editengine.files._atomic.x_sweep_stale_temps__mutmut_18": _FALSY,
+    "editengine.files._atomic.x__write_temp__mutmut_5": _NO_BINARY,
+    "editengine.files._atomic.x__write_temp__mutmut_11": _NO_BINARY,
+    "editengine.files._atomic.x__write_temp__mutmut_12": _NO_BINARY,
+    "editengine.files._atomic.x__write_temp__mutmut_13": _NO_BINARY,
+    "editengine.files._atomic.x__write_temp__mutmut_19": _POSIX_FLAG,
+    "editengine.files._atomic.x__write_temp__mutmut_22": _POSIX_FLAG,
+    "editengine.files._atomic.x__write_temp__mutmut_25": _POSIX_FLAG,
+    "editengine.files._atomic.x__write_temp__mutmut_28": _POSIX_FLAG,
+    "editengine.files._atomic.x__write_temp__mutmut_31": _POSIX_FLAG,
+    "editengine.files._atomic.x__write_temp__mutmut_34": _POSIX_FLAG,
+    "editengine.files._atomic.x__sync_directory__mutmut_2": _WINDOWS,
+    "editengine.files._atomic.x__sync_directory__mutmut_3": _WINDOWS,
+    "editengine.files._atomic.x__process_alive__mutmut_23": _LAST_PIECE,
+    "editengine.files._atomic.x__process_alive__mutmut_26": _LAST_PIECE,
+    "editengine.files._atomic.x__process_alive__mutmut_27": _LAST_PIECE
     + " ([1] of two pieces is [-1])",
-    "editengine.fixer.cache.x_correction_key__mutmut_3": _FALSY_ASCII,
-    "editengine.fixer.cache.x_correction_key__mutmut_5": (
+    "editengine.fixer._cache.x_correction_key__mutmut_3": _FALSY_ASCII,
+    "editengine.fixer._cache.x_correction_key__mutmut_5": (
         "ensure_ascii left at True: escaped JSON is as injective, so equal keys still mean "
         "equal requests (the key is a digest compared in process, never shown or stored)"
     ),
-    "editengine.fixer.cache.x_correction_key__mutmut_7": (
+    "editengine.fixer._cache.x_correction_key__mutmut_7": (
         "ensure_ascii=True: escaped JSON is as injective, so equal keys still mean equal requests"
     ),
-    "editengine.fixer.cache.x_correction_key__mutmut_14": "codec names are case-insensitive",
-    "editengine.telemetry.sinks.xǁLoggingSinkǁemit__mutmut_13": (
+    "editengine.fixer._cache.x_correction_key__mutmut_14": "codec names are case-insensitive",
+    "editengine.telemetry._sinks.xǁLoggingSinkǁemit__mutmut_13": (
         "logging formats a message only when it has arguments: the line is logged as is"
     ),
-    "editengine.telemetry.sinks.xǁJsonlSinkǁemit__mutmut_10": _RECHECKED,
-    "editengine.telemetry.sinks.xǁJsonlSinkǁemit__mutmut_19": _RECHECKED,
-    "editengine.telemetry.sinks.xǁJsonlSinkǁ_rotate_if_needed__mutmut_2": (
+    "editengine.telemetry._sinks.xǁJsonlSinkǁemit__mutmut_10": _RECHECKED,
+    "editengine.telemetry._sinks.xǁJsonlSinkǁemit__mutmut_19": _RECHECKED,
+    "editengine.telemetry._sinks.xǁJsonlSinkǁ_rotate_if_needed__mutmut_2": (
         "the file always counted as rotated away: it is reopened under the same name, the same "
         "file, and the size check that follows decides as before"
     ),
-    "editengine.telemetry.sinks.xǁJsonlSinkǁ_shift_backups__mutmut_3": _JUST_STATED,
-    "editengine.telemetry.sinks.xǁJsonlSinkǁ_shift_backups__mutmut_4": _JUST_STATED,
-    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_49": _OTEL_CASE,
-    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_62": _OTEL_CASE,
-    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_75": _OTEL_CASE,
-    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_88": _OTEL_CASE,
-    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_101": _OTEL_CASE,
-    "editengine.telemetry.sinks.xǁOTelSinkǁ__init____mutmut_115": _OTEL_CASE,
-    "editengine.telemetry.sinks.x_dumps_line__mutmut_8": _FALSY_ASCII,
-    "editengine.files.locking.x_default_lock_dir__mutmut_3": (
+    "editengine.telemetry._sinks.xǁJsonlSinkǁ_shift_backups__mutmut_3": _JUST_STATED,
+    "editengine.telemetry._sinks.xǁJsonlSinkǁ_shift_backups__mutmut_4": _JUST_STATED,
+    "editengine.telemetry._sinks.xǁOTelSinkǁ__init____mutmut_49": _OTEL_CASE,
+    "editengine.telemetry._sinks.xǁOTelSinkǁ__init____mutmut_62": _OTEL_CASE,
+    "editengine.telemetry._sinks.xǁOTelSinkǁ__init____mutmut_75": _OTEL_CASE,
+    "editengine.telemetry._sinks.xǁOTelSinkǁ__init____mutmut_88": _OTEL_CASE,
+    "editengine.telemetry._sinks.xǁOTelSinkǁ__init____mutmut_101": _OTEL_CASE,
+    "editengine.telemetry._sinks.xǁOTelSinkǁ__init____mutmut_115": _OTEL_CASE,
+    "editengine.telemetry._sinks.x_dumps_line__mutmut_8": _FALSY_ASCII,
+    "editengine.files._locking.x_default_lock_dir__mutmut_3": (
         "os.getuid exists on POSIX: the branch without it is never taken"
     ),
-    "editengine.files.locking.xǁPathLocksǁ_ensure_lock_dir__mutmut_19": _SAME_MESSAGE,
-    "editengine.files.locking.xǁPathLocksǁ_ensure_lock_dir__mutmut_21": _SAME_MESSAGE,
-    "editengine.files.locking.xǁPathLocksǁ_thread_lock__mutmut_1": _FILE_LOCK_SERIALISES,
-    "editengine.files.locking.xǁPathLocksǁ_thread_lock__mutmut_2": _FILE_LOCK_SERIALISES,
-    "editengine.files.anchored.xǁAnchoredDirǁclose__mutmut_1": _FD_ZERO,
-    "editengine.files.anchored.xǁAnchoredDirǁclose__mutmut_2": _FD_ZERO,
-    "editengine.files.anchored.xǁAnchoredDirǁclose__mutmut_6": (
+    "editengine.files._locking.xǁPathLocksǁ_ensure_lock_dir__mutmut_19": _SAME_MESSAGE,
+    "editengine.files._locking.xǁPathLocksǁ_ensure_lock_dir__mutmut_21": _SAME_MESSAGE,
+    "editengine.files._locking.xǁPathLocksǁ_thread_lock__mutmut_1": _FILE_LOCK_SERIALISES,
+    "editengine.files._locking.xǁPathLocksǁ_thread_lock__mutmut_2": _FILE_LOCK_SERIALISES,
+    "editengine.files._anchored.xǁAnchoredDirǁclose__mutmut_1": _FD_ZERO,
+    "editengine.files._anchored.xǁAnchoredDirǁclose__mutmut_2": _FD_ZERO,
+    "editengine.files._anchored.xǁAnchoredDirǁclose__mutmut_6": (
         "-2 marks a closed folder as well as -1 does"
     ),
-    "editengine.files.anchored.xǁAnchoredDirǁ_close_created__mutmut_1": (
+    "editengine.files._anchored.xǁAnchoredDirǁ_close_created__mutmut_1": (
         "closing fails only on a bad descriptor, and these were dup'ed by this walk and are "
         "closed only here"
     ),
-    "editengine.files.anchored.xǁWorkspaceDirǁ_step__mutmut_21": (
+    "editengine.files._anchored.xǁWorkspaceDirǁ_step__mutmut_21": (
         "os.mkdir's default mode is 0o777 already"
     ),
-    "editengine.files.anchored.xǁAnchoredDirǁexists__mutmut_3": _FALSY,
-    "editengine.files.anchored.xǁWorkspaceDirǁ_refusal__mutmut_5": _FALSY,
-    "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_7": _SWEEP_DISPLAY,
-    "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_8": _SWEEP_DISPLAY,
-    "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_2": _SWEEP_DISPLAY,
-    "editengine.files.anchored.xǁWorkspaceDirǁsweep__mutmut_5": _SWEEP_DISPLAY,
-    "editengine.files.suggest.x_suggest_paths__mutmut_40": _PREFILTER,
-    "editengine.files.suggest.x_suggest_paths__mutmut_42": _PREFILTER,
-    "editengine.files.suggest.x_suggest_paths__mutmut_43": _PREFILTER,
-    "editengine.files.suggest.x_suggest_paths__mutmut_44": _PREFILTER,
-    "editengine.files.suggest.x_suggest_paths__mutmut_50": _PREFILTER,
-    "editengine.files.suggest.x_suggest_paths__mutmut_11": _FWALK,
-    "editengine.files.suggest.x_suggest_paths__mutmut_13": _FWALK,
-    "editengine.files.suggest.x_suggest_paths__mutmut_59": (
+    "editengine.files._anchored.xǁAnchoredDirǁexists__mutmut_3": _FALSY,
+    "editengine.files._anchored.xǁWorkspaceDirǁ_refusal__mutmut_5": _FALSY,
+    "editengine.files._anchored.xǁWorkspaceDirǁsweep__mutmut_7": _SWEEP_DISPLAY,
+    "editengine.files._anchored.xǁWorkspaceDirǁsweep__mutmut_8": _SWEEP_DISPLAY,
+    "editengine.files._anchored.xǁWorkspaceDirǁsweep__mutmut_2": _SWEEP_DISPLAY,
+    "editengine.files._anchored.xǁWorkspaceDirǁsweep__mutmut_5": _SWEEP_DISPLAY,
+    "editengine.files._suggest.x_suggest_paths__mutmut_40": _PREFILTER,
+    "editengine.files._suggest.x_suggest_paths__mutmut_42": _PREFILTER,
+    "editengine.files._suggest.x_suggest_paths__mutmut_43": _PREFILTER,
+    "editengine.files._suggest.x_suggest_paths__mutmut_44": _PREFILTER,
+    "editengine.files._suggest.x_suggest_paths__mutmut_50": _PREFILTER,
+    "editengine.files._suggest.x_suggest_paths__mutmut_11": _FWALK,
+    "editengine.files._suggest.x_suggest_paths__mutmut_13": _FWALK,
+    "editengine.files._suggest.x_suggest_paths__mutmut_59": (
         "stopping a folder early at seen == max_files: the next folder would stop at its first "
         "file anyway, having added nothing"
     ),
-    "editengine.files.workspace.xǁWorkspaceǁresolve__mutmut_6": (
+    "editengine.files._workspace.xǁWorkspaceǁresolve__mutmut_6": (
         "root / an absolute path is that absolute path: joining it is the same as taking it"
     ),
-    "editengine.files.workspace.xǁWorkspaceǁresolve__mutmut_44": (
+    "editengine.files._workspace.xǁWorkspaceǁresolve__mutmut_44": (
         "_outside_message takes the root but does not use it"
     ),
-    "editengine.files.workspace.xǁWorkspaceǁresolve__mutmut_65": _UNREACHABLE,
-    "editengine.files.workspace.xǁWorkspaceǁ_display__mutmut_11": _UNREACHABLE,
-    "editengine.files.workspace.x__as_text__mutmut_21": (
+    "editengine.files._workspace.xǁWorkspaceǁresolve__mutmut_65": _UNREACHABLE,
+    "editengine.files._workspace.xǁWorkspaceǁ_display__mutmut_11": _UNREACHABLE,
+    "editengine.files._workspace.x__as_text__mutmut_21": (
         'os.sep is "/" on POSIX: the tuple still holds "/"'
     ),
-    "editengine.matching.fences.x_unwrap__mutmut_12": _NONBLANK_STOPS,
-    "editengine.matching.fences.x_unwrap__mutmut_18": _NONBLANK_STOPS,
-    "editengine.matching.fences.x_unwrap__mutmut_37": _ONE_CHARACTER,
-    "editengine.matching.fences.x_unwrap__mutmut_39": _ONE_CHARACTER,
-    "editengine.matching.fences.x__closes__mutmut_7": _ONE_CHARACTER,
-    "editengine.matching.fences.x__closes__mutmut_9": _ONE_CHARACTER,
-    "editengine.matching.fences.x_has_fence_lines__mutmut_10": _RFIND_NONE,
-    "editengine.matching.fences.x_has_fence_lines__mutmut_40": (
+    "editengine.matching._fences.x_unwrap__mutmut_12": _NONBLANK_STOPS,
+    "editengine.matching._fences.x_unwrap__mutmut_18": _NONBLANK_STOPS,
+    "editengine.matching._fences.x_unwrap__mutmut_37": _ONE_CHARACTER,
+    "editengine.matching._fences.x_unwrap__mutmut_39": _ONE_CHARACTER,
+    "editengine.matching._fences.x__closes__mutmut_7": _ONE_CHARACTER,
+    "editengine.matching._fences.x__closes__mutmut_9": _ONE_CHARACTER,
+    "editengine.matching._fences.x_has_fence_lines__mutmut_10": _RFIND_NONE,
+    "editengine.matching._fences.x_has_fence_lines__mutmut_40": (
         "the next mark searched from just before the line break: no mark holds a line break, "
         "so none starts there"
     ),
-    "editengine.matching.prefixes.x__strip__mutmut_9": (
+    "editengine.matching._prefixes.x__strip__mutmut_9": (
         "line numbers are never negative: none is <= -1, nor <= -2"
     ),
-    "editengine.matching.prefixes.x_may_be_content__mutmut_21": _LINE_START,
-    "editengine.matching.prefixes.x_may_be_content__mutmut_22": _LINE_START,
-    "editengine.matching.prefixes.x_may_be_content__mutmut_53": _LINE_START,
-    "editengine.matching.prefixes.x_may_be_content__mutmut_35": _RFIND_NONE,
-    "editengine.matching.prefixes.x_may_be_content__mutmut_68": (
+    "editengine.matching._prefixes.x_may_be_content__mutmut_21": _LINE_START,
+    "editengine.matching._prefixes.x_may_be_content__mutmut_22": _LINE_START,
+    "editengine.matching._prefixes.x_may_be_content__mutmut_53": _LINE_START,
+    "editengine.matching._prefixes.x_may_be_content__mutmut_35": _RFIND_NONE,
+    "editengine.matching._prefixes.x_may_be_content__mutmut_68": (
         "the next place searched from two on: a number followed by a separator that is no "
         "digit cannot stand again one place further on"
     ),
-    "editengine.matching.quotes.x__unfenced__mutmut_23": _BOTH_FENCED,
-    "editengine.matching.quotes.x__unfenced__mutmut_33": _BOTH_FENCED,
-    "editengine.matching.quotes.x__unnumbered__mutmut_15": (
+    "editengine.matching._quotes.x__unfenced__mutmut_23": _BOTH_FENCED,
+    "editengine.matching._quotes.x__unfenced__mutmut_33": _BOTH_FENCED,
+    "editengine.matching._quotes.x__unnumbered__mutmut_15": (
         "consecutive=None is falsy, the same as False"
     ),
-    "editengine.matching.indent_style.x_outside_block_comments__mutmut_2": (
+    "editengine.matching._indent_style.x_outside_block_comments__mutmut_2": (
         "inside=None is falsy, the same as False"
     ),
-    "editengine.matching.indent_style.xǁIndentStyleǁof__mutmut_27": (
+    "editengine.matching._indent_style.xǁIndentStyleǁof__mutmut_27": (
         "every step counted twice: the commonest step is the same"
     ),
-    "editengine.matching.indent_style.xǁIndentStyleǁrender__mutmut_1": (
+    "editengine.matching._indent_style.xǁIndentStyleǁrender__mutmut_1": (
         'no levels written as tabs and spaces is "" too'
     ),
-    "editengine.fixer.budget.x_context_tokens__mutmut_4": (
+    "editengine.fixer._budget.x_context_tokens__mutmut_4": (
         'no model named reads as "xxxx", which starts with no prefix in the table: the '
         "default either way"
     ),
-    "editengine.fixer.budget.x_context_tokens__mutmut_6": _LONGEST_FIRST,
-    "editengine.fixer.budget.x_context_tokens__mutmut_9": _LONGEST_FIRST,
-    "editengine.fixer.flight.xǁSingleFlightǁ_land__mutmut_5": (
+    "editengine.fixer._budget.x_context_tokens__mutmut_6": _LONGEST_FIRST,
+    "editengine.fixer._budget.x_context_tokens__mutmut_9": _LONGEST_FIRST,
+    "editengine.fixer._flight.xǁSingleFlightǁ_land__mutmut_5": (
         "a key is in _leaders whenever its flight is in the table (both are set and removed "
         "together under the lock), so pop never needs its default"
     ),
-    "editengine.fixer.deadline.xǁDeadlineRunnerǁrun__mutmut_34": (
+    "editengine.fixer._deadline.xǁDeadlineRunnerǁrun__mutmut_34": (
         "typing.cast does nothing at run time"
     ),
-    "editengine.fixer.deadline.xǁDeadlineRunnerǁrun__mutmut_42": _UNREACHABLE_ASSERT,
-    "editengine.fixer.deadline.xǁDeadlineRunnerǁrun__mutmut_43": _UNREACHABLE_ASSERT,
-    "editengine.fixer.deadline.xǁDeadlineRunnerǁrun__mutmut_44": _UNREACHABLE_ASSERT,
-    "editengine.fixer.deadline.xǁDeadlineRunnerǁarun__mutmut_40": _UNREACHABLE_ASSERT,
-    "editengine.fixer.deadline.xǁDeadlineRunnerǁarun__mutmut_41": _UNREACHABLE_ASSERT,
-    "editengine.fixer.deadline.xǁDeadlineRunnerǁarun__mutmut_42": _UNREACHABLE_ASSERT,
-    "editengine.fixer.deadline.xǁDeadlineRunnerǁ_retry_rules__mutmut_7": _UPCOMING_SLEEP,
-    "editengine.fixer.deadline.xǁDeadlineRunnerǁ_retry_rules__mutmut_10": _UPCOMING_SLEEP,
-    "editengine.fixer.deadline.xǁDeadlineRunnerǁ_retry_rules__mutmut_13": _UPCOMING_SLEEP,
-    "editengine.fixer.deadline.xǁDeadlineRunnerǁ_retry_rules__mutmut_22": (
+    "editengine.fixer._deadline.xǁDeadlineRunnerǁrun__mutmut_42": _UNREACHABLE_ASSERT,
+    "editengine.fixer._deadline.xǁDeadlineRunnerǁrun__mutmut_43": _UNREACHABLE_ASSERT,
+    "editengine.fixer._deadline.xǁDeadlineRunnerǁrun__mutmut_44": _UNREACHABLE_ASSERT,
+    "editengine.fixer._deadline.xǁDeadlineRunnerǁarun__mutmut_40": _UNREACHABLE_ASSERT,
+    "editengine.fixer._deadline.xǁDeadlineRunnerǁarun__mutmut_41": _UNREACHABLE_ASSERT,
+    "editengine.fixer._deadline.xǁDeadlineRunnerǁarun__mutmut_42": _UNREACHABLE_ASSERT,
+    "editengine.fixer._deadline.xǁDeadlineRunnerǁ_retry_rules__mutmut_7": _UPCOMING_SLEEP,
+    "editengine.fixer._deadline.xǁDeadlineRunnerǁ_retry_rules__mutmut_10": _UPCOMING_SLEEP,
+    "editengine.fixer._deadline.xǁDeadlineRunnerǁ_retry_rules__mutmut_13": _UPCOMING_SLEEP,
+    "editengine.fixer._deadline.xǁDeadlineRunnerǁ_retry_rules__mutmut_22": (
         "tenacity asks for the wait only after a failed attempt, which always has an outcome"
     ),
-    "editengine.fixer.deadline.xǁDeadlineRunnerǁ_retry_rules__mutmut_29": (
+    "editengine.fixer._deadline.xǁDeadlineRunnerǁ_retry_rules__mutmut_29": (
         "only transient ProviderErrors are retried, and every ProviderError has retry_after"
     ),
-    "editengine.matching.search.x_count__mutmut_1": _COUNT_EITHER_WAY,
-    "editengine.matching.search.x_count__mutmut_2": _COUNT_EITHER_WAY,
-    "editengine.matching.search.x_find__mutmut_34": (
+    "editengine.matching._search.x_count__mutmut_1": _COUNT_EITHER_WAY,
+    "editengine.matching._search.x_count__mutmut_2": _COUNT_EITHER_WAY,
+    "editengine.matching._search.x_find__mutmut_34": (
         "the plain search from one place before the last false one: that place was checked "
         "already (every place holding the first piece is visited in order), so it finds the same"
     ),
-    "editengine.matching.already_applied.x__only_adds_to_each_segment__mutmut_4": (
+    "editengine.matching._already_applied.x__only_adds_to_each_segment__mutmut_4": (
         "str.find takes None for a start of 0"
     ),
-    "editengine.matching.already_applied.x_verbatim_elsewhere__mutmut_14": _RFIND_NONE,
-    "editengine.matching.already_applied.x_verbatim_elsewhere__mutmut_21": (
+    "editengine.matching._already_applied.x_verbatim_elsewhere__mutmut_14": _RFIND_NONE,
+    "editengine.matching._already_applied.x_verbatim_elsewhere__mutmut_21": (
         "a line break at 0 missed: the text then starts with that blank line, which "
         "_first_indent skips, so the quote's first line is the same"
     ),
-    "editengine.files.reading.x_read_snapshot__mutmut_6": _POSIX_FLAG,
-    "editengine.files.reading.x_read_snapshot__mutmut_9": _POSIX_FLAG,
-    "editengine.files.reading.x_read_snapshot__mutmut_12": _POSIX_FLAG,
-    "editengine.files.reading.x_read_snapshot__mutmut_15": _POSIX_FLAG,
-    "editengine.files.reading.x_read_snapshot__mutmut_18": _POSIX_FLAG,
-    "editengine.files.reading.x_read_snapshot__mutmut_21": _POSIX_FLAG,
-    "editengine.files.reading.x_read_snapshot_at__mutmut_38": _POSIX_FLAG,
-    "editengine.files.reading.x_read_snapshot_at__mutmut_41": _POSIX_FLAG,
-    "editengine.files.reading.x_read_snapshot_at__mutmut_44": _POSIX_FLAG,
-    "editengine.files.reading.x_read_snapshot_at__mutmut_47": _POSIX_FLAG,
-    "editengine.files.reading.x_read_snapshot_at__mutmut_50": _POSIX_FLAG,
-    "editengine.files.reading.x_read_snapshot_at__mutmut_53": _POSIX_FLAG,
-    "editengine.files.reading.x_read_snapshot_at__mutmut_68": _POSIX_FLAG,
-    "editengine.files.reading.x_read_snapshot_at__mutmut_71": _POSIX_FLAG,
-    "editengine.files.reading.x_read_snapshot_at__mutmut_74": _POSIX_FLAG,
-    "editengine.files.reading.x_read_snapshot_at__mutmut_57": _NO_BINARY_READ,
-    "editengine.files.reading.x_read_snapshot_at__mutmut_63": _NO_BINARY_READ,
-    "editengine.files.reading.x_read_snapshot_at__mutmut_64": _NO_BINARY_READ,
-    "editengine.files.reading.x_read_snapshot_at__mutmut_4": _FALSY,
-    "editengine.files.reading.x__link_refusal__mutmut_6": _FOLLOW_DEFAULT,
-    "editengine.files.reading.x_decode__mutmut_26": (
+    "editengine.files._reading.x_read_snapshot__mutmut_6": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot__mutmut_9": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot__mutmut_12": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot__mutmut_15": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot__mutmut_18": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot__mutmut_21": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_38": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_41": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_44": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_47": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_50": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_53": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_68": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_71": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_74": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_57": _NO_BINARY_READ,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_63": _NO_BINARY_READ,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_64": _NO_BINARY_READ,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_4": _FALSY,
+    "editengine.files._reading.x__link_refusal__mutmut_6": _FOLLOW_DEFAULT,
+    "editengine.files._reading.x_decode__mutmut_26": (
         'codec names are case-insensitive: "UTF-8" is "utf-8"'
     ),
-    "editengine.files.reading.x_decode__mutmut_30": "bytes.count takes None for a start of 0",
-    "editengine.files.reading.x__read_at_most__mutmut_3": _ZERO_READ,
-    "editengine.files.reading.x__read_at_most__mutmut_15": _READ_PIECE,
-    "editengine.files.reading.x__read_at_most__mutmut_16": _READ_PIECE,
+    "editengine.files._reading.x_decode__mutmut_30": "bytes.count takes None for a start of 0",
+    "editengine.files._reading.x__read_at_most__mutmut_3": _ZERO_READ,
+    "editengine.files._reading.x__read_at_most__mutmut_15": _READ_PIECE,
+    "editengine.files._reading.x__read_at_most__mutmut_16": _READ_PIECE,
 }
 
 # Read by the code under test (prompt templates, the bundled benchmark).

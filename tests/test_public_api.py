@@ -50,7 +50,7 @@ def test_importing_the_package_loads_no_llm_sdk():
 def test_docstring_examples_run():
     import doctest
 
-    import editengine.matching.cascade
+    import editengine.matching._cascade
 
-    failures, tried = doctest.testmod(editengine.matching.cascade)
+    failures, tried = doctest.testmod(editengine.matching._cascade)
     assert tried >= 1 and failures == 0

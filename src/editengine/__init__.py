@@ -7,11 +7,8 @@ happened and ``editengine.evaluation`` measures it.
 
 from __future__ import annotations
 
-from editengine._version import __version__
-from editengine.edits import ConfirmRequest, Decision, EditSpec
-from editengine.engine import EditEngine, RelatednessGuard
-from editengine.engine.undo import UndoResult
-from editengine.errors import (
+from editengine._edits import ConfirmRequest, Decision, EditSpec
+from editengine._errors import (
     AmbiguousMatch,
     BadRequest,
     BinaryFile,
@@ -41,10 +38,15 @@ from editengine.errors import (
     UnsupportedEncoding,
     WriteFailed,
 )
+from editengine._journal import Journal
+from editengine._read_tracker import ReadTracker
+from editengine._results import EditResult, Region, TextEdit, TierAttempt
+from editengine._version import __version__
+from editengine.engine import EditEngine, RelatednessGuard
+from editengine.engine._undo import UndoResult
 from editengine.fixer import Correction, Fixer, FixRequest, LLMFixer, make_fixer
-from editengine.journal import Journal
 from editengine.matching import Match, Tier, default_tiers
-from editengine.matching.cascade import DEFAULT_CASCADE, Cascade, edit_text
+from editengine.matching._cascade import DEFAULT_CASCADE, Cascade, edit_text
 from editengine.patch import PatchResult, apply_patch
 from editengine.providers import (
     AnthropicProvider,
@@ -55,8 +57,6 @@ from editengine.providers import (
     ReplayProvider,
     ScriptedProvider,
 )
-from editengine.read_tracker import ReadTracker
-from editengine.results import EditResult, Region, TextEdit, TierAttempt
 from editengine.telemetry import JsonlSink, MemorySink, Telemetry
 
 __all__ = [

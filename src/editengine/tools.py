@@ -1,5 +1,9 @@
 """Tool-call integration: ``edit``, ``multiedit`` and ``apply_patch`` tool schemas for OpenAI
-and Anthropic, argument normalisation, and the text a model reads back.
+and Anthropic, argument normalisation, the text a model reads back, and :class:`ToolCalls`,
+the ``handle_tool_call`` methods :class:`~editengine.EditEngine` takes on.
+
+The adapter sits on top of the engine: it knows the engine only as the edit methods a tool
+call reaches (:class:`ToolCalls` declares them), and the engine's own modules never import it.
 
 >>> [tool["function"]["name"] for tool in openai_tools()]
 ['edit', 'multiedit']
@@ -12,16 +16,46 @@ written out.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
+import logging
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from editengine._edits import EditSpec, canonical_arguments
+from editengine._errors import BadRequest, EditError, MultiEditFailed, PatchFailed
 from editengine._resources import prompt_text
-from editengine.edits import EditSpec, canonical_arguments
-from editengine.errors import BadRequest, EditError, MultiEditFailed, PatchFailed
-from editengine.results import EditResult
+from editengine._results import EditResult
+
+logger = logging.getLogger("editengine")
+
+__all__ = [
+    "APPLY_PATCH_LARK_GRAMMAR",
+    "APPLY_PATCH_TOOL",
+    "EDIT_TOOL",
+    "MULTIEDIT_TOOL",
+    "PatchCall",
+    "ToolCall",
+    "ToolCalls",
+    "anthropic_tools",
+    "format_error",
+    "format_patch_error",
+    "format_patch_result",
+    "format_result",
+    "is_patch_tool",
+    "load_arguments",
+    "openai_builtin_apply_patch_tool",
+    "openai_custom_apply_patch_tool",
+    "openai_tools",
+    "parse_patch_call",
+    "parse_tool_call",
+    "run_patch_tool",
+    "tool_definitions",
+    "tool_description",
+]
 
 EDIT_TOOL = "edit"
 MULTIEDIT_TOOL = "multiedit"
@@ -472,9 +506,7 @@ def run_patch_tool(apply: Any, arguments: object) -> str:
     except EditError as error:
         return format_patch_error(error)
     except Exception as error:  # a tool loop must get an answer, not a crash
-        import logging
-
-        logging.getLogger("editengine").error("apply_patch tool call failed", exc_info=error)
+        logger.error("apply_patch tool call failed", exc_info=error)
         return (
             f"Error [internal_error]: the patch failed unexpectedly ({type(error).__name__}: "
             f"{error}). Re-read the files before trying again."
@@ -508,3 +540,112 @@ def format_patch_error(error: EditError) -> str:
             "    " + line for line in shown
         )
     return text
+
+
+class ToolCalls:
+    """``handle_tool_call`` and ``ahandle_tool_call``: a tool call run by the edit methods of
+    the class this is mixed into (:class:`~editengine.EditEngine`), answered as text."""
+
+    if TYPE_CHECKING:
+        # The engine's methods a tool call reaches; the engine class provides them.
+        def edit(
+            self,
+            file_path: str | os.PathLike[str],
+            old_string: str,
+            new_string: str,
+            *,
+            instruction: str | None = None,
+            replace_all: bool = False,
+            expected_replacements: int | None = None,
+            match_mode: str = "auto",
+        ) -> EditResult: ...
+
+        async def aedit(
+            self,
+            file_path: str | os.PathLike[str],
+            old_string: str,
+            new_string: str,
+            *,
+            instruction: str | None = None,
+            replace_all: bool = False,
+            expected_replacements: int | None = None,
+            match_mode: str = "auto",
+        ) -> EditResult: ...
+
+        def multi_edit(
+            self,
+            file_path: str | os.PathLike[str],
+            edits: Sequence[EditSpec | Mapping[str, Any]],
+            *,
+            instruction: str | None = None,
+        ) -> EditResult: ...
+
+        async def amulti_edit(
+            self,
+            file_path: str | os.PathLike[str],
+            edits: Sequence[EditSpec | Mapping[str, Any]],
+            *,
+            instruction: str | None = None,
+        ) -> EditResult: ...
+
+        def apply_patch(
+            self, patch: str, *, format: str = "auto", instruction: str | None = None
+        ) -> Any: ...
+
+    def handle_tool_call(self, name: str, arguments: Mapping[str, Any] | str) -> str:
+        """Run an ``edit`` / ``multiedit`` / ``apply_patch`` tool call; the text the model
+        should read back.
+
+        Never raises: a malformed call answers ``Error [bad_request]: ...``.
+        """
+        if is_patch_tool(name):
+            return run_patch_tool(self.apply_patch, arguments)
+        try:
+            call = parse_tool_call(name, arguments)
+            if call.tool == EDIT_TOOL:
+                spec = call.edits[0]
+                result = self.edit(
+                    call.file_path, spec.old_string, spec.new_string,
+                    instruction=spec.instruction, replace_all=spec.replace_all,
+                    expected_replacements=spec.expected_replacements,
+                    match_mode=spec.match_mode,
+                )  # fmt: skip
+            else:
+                result = self.multi_edit(call.file_path, call.edits, instruction=call.instruction)
+        except EditError as error:
+            return format_error(error)
+        except Exception as error:  # a tool loop must get an answer, not a crash
+            return _internal_error(error)
+        return format_result(result)
+
+    async def ahandle_tool_call(self, name: str, arguments: Mapping[str, Any] | str) -> str:
+        """Async twin of :meth:`handle_tool_call`."""
+        if is_patch_tool(name):
+            return await asyncio.to_thread(run_patch_tool, self.apply_patch, arguments)
+        try:
+            call = parse_tool_call(name, arguments)
+            if call.tool == EDIT_TOOL:
+                spec = call.edits[0]
+                result = await self.aedit(
+                    call.file_path, spec.old_string, spec.new_string,
+                    instruction=spec.instruction, replace_all=spec.replace_all,
+                    expected_replacements=spec.expected_replacements,
+                    match_mode=spec.match_mode,
+                )  # fmt: skip
+            else:
+                result = await self.amulti_edit(
+                    call.file_path, call.edits, instruction=call.instruction
+                )
+        except EditError as error:
+            return format_error(error)
+        except Exception as error:
+            return _internal_error(error)
+        return format_result(result)
+
+
+def _internal_error(error: Exception) -> str:
+    logger.error("unexpected error while handling a tool call", exc_info=error)
+    return (
+        f"Error [internal_error]: the edit failed unexpectedly ({type(error).__name__}: {error}). "
+        "Re-read the file to see its current state before trying again."
+    )

@@ -18,8 +18,8 @@ if str(HERE) not in sys.path:
 
 from attack_cases import BY_NAME, Answer  # noqa: E402
 
+from editengine._errors import EditError  # noqa: E402
 from editengine.engine import EditEngine  # noqa: E402
-from editengine.errors import EditError  # noqa: E402
 from editengine.fixer import LLMFixer  # noqa: E402
 from editengine.providers import ScriptedProvider  # noqa: E402
 

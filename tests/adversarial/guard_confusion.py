@@ -33,9 +33,9 @@ if str(HERE) not in sys.path:
 from runner import load_corpus, run_all  # noqa: E402
 
 from editengine._resources import benchmark_path  # noqa: E402
-from editengine.evaluation.dataset import EvalCase, read_dataset  # noqa: E402
-from editengine.evaluation.engine_executor import EngineExecutor  # noqa: E402
-from editengine.evaluation.llm import ScriptedFixers  # noqa: E402
+from editengine.evaluation._dataset import EvalCase, read_dataset  # noqa: E402
+from editengine.evaluation._engine_executor import EngineExecutor  # noqa: E402
+from editengine.evaluation._llm import ScriptedFixers  # noqa: E402
 
 LLM_CATEGORIES = ("llm_wrong_identifier", "llm_paraphrased")
 Row = tuple[bool, str]  # (good answer, "as_intended" | "otherwise" | "refused")

@@ -21,8 +21,8 @@ if str(HERE) not in sys.path:
 
 from base_cases import BASE_CASES, BaseCase  # noqa: E402
 
+from editengine._errors import EditError  # noqa: E402
 from editengine.engine import EditEngine  # noqa: E402
-from editengine.errors import EditError  # noqa: E402
 from editengine.fixer import LLMFixer  # noqa: E402
 from editengine.providers import ScriptedProvider  # noqa: E402
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from editengine import edit_text
-from editengine.errors import NoMatch
+from editengine._errors import NoMatch
 
 from .attack_cases import SCENARIOS, all_answers
 from .attack_runner import Result, run_every

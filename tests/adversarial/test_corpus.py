@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from editengine import edit_text
-from editengine.errors import NoMatch
+from editengine._errors import NoMatch
 
 from .base_cases import BASE_CASES
 from .build_corpus import build, render

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from editengine.engine.edit_equivalence import (
+from editengine.engine._edit_equivalence import (
     CannotCarry,
     NotTheRequestedEdit,
     carry_edit,

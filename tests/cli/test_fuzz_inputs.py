@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from editengine.cli import main
-from editengine.cli.batch import handle_line, run
+from editengine.cli._batch import handle_line, run
 from editengine.engine import EditEngine
 
 FUZZ = settings(

@@ -233,7 +233,7 @@ def test_eval_min_success_still_gates(capsys, tmp_path):
 
 
 def test_unexpected_failures_are_one_line(capsys, monkeypatch, tmp_path):
-    import editengine.cli.report as report_cli
+    import editengine.cli._report as report_cli
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom\nsecond line")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from editengine._state import EditState
 from editengine.engine import EditEngine
-from editengine.fixer.protocol import Correction, FixRequest
-from editengine.state import EditState
+from editengine.fixer._protocol import Correction, FixRequest
 
 
 @pytest.fixture
@@ -60,7 +60,7 @@ def tree() -> Callable[[Path], list[str]]:
 
 
 class FakeFixer:
-    """A scripted :class:`~editengine.fixer.protocol.Fixer`: answers (or raises) in order.
+    """A scripted :class:`~editengine.fixer._protocol.Fixer`: answers (or raises) in order.
 
     ``during`` runs inside each call, to act while the fixer "thinks" (e.g. change the file).
     """

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from editengine.errors import NotAFile, PathOutsideWorkspace, StaleFile
+from editengine._errors import NotAFile, PathOutsideWorkspace, StaleFile
 from editengine.files import MissingFolder, WorkspaceDir
 
 

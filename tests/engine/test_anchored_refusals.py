@@ -1,4 +1,4 @@
-"""files/anchored.py on its own: what each failure of an anchored access answers (the path
+"""files/_anchored.py on its own: what each failure of an anchored access answers (the path
 the caller gave, what went wrong, what to do), and the small promises around it — a walk
 creates folders only when asked, links are looked at, never through, a sweep stays in its
 folder."""
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from editengine.errors import (
+from editengine._errors import (
     BadRequest,
     FileError,
     NotAFile,
@@ -19,8 +19,8 @@ from editengine.errors import (
     StaleFile,
     WriteFailed,
 )
-from editengine.files import anchored
-from editengine.files.anchored import MissingFolder, WorkspaceDir
+from editengine.files import _anchored as anchored
+from editengine.files._anchored import MissingFolder, WorkspaceDir
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="dir_fd and symlinks")
 

@@ -142,7 +142,7 @@ def test_output_json(capsys, write, workspace):
 
 def test_provider_wiring(capsys, write, workspace, monkeypatch, fake_fixer):
     import editengine.fixer as fixer_package
-    from editengine.fixer.protocol import Correction
+    from editengine.fixer._protocol import Correction
 
     path = write("a.py", "value = 1\n")
     made = []

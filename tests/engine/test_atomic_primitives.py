@@ -1,4 +1,4 @@
-"""files/atomic.py on its own: the write primitives and the sweep, without an engine.
+"""files/_atomic.py on its own: the write primitives and the sweep, without an engine.
 
 The engine tests reach these through whole edits; here each promise is pinned where it is
 kept — the rename undone when the check after it fails, the temp file private while it
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from editengine.errors import WriteFailed
-from editengine.files import atomic
-from editengine.files.atomic import (
+from editengine._errors import WriteFailed
+from editengine.files import _atomic as atomic
+from editengine.files._atomic import (
     STALE_TEMP_SECONDS,
     atomic_write,
     atomic_write_at,

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from editengine.errors import StaleFile, WriteFailed
+from editengine._errors import StaleFile, WriteFailed
 
 ORIGINAL = b"first line\r\nsecond line\r\nno newline at end"
 

@@ -139,7 +139,7 @@ def test_lock_dir_owned_by_someone_else_is_refused(make_engine, workspace, tmp_p
 
     import pytest
 
-    from editengine.errors import WriteFailed
+    from editengine._errors import WriteFailed
 
     if not hasattr(os, "getuid") or os.getuid() != 0:
         pytest.skip("needs root to give a folder to another user")
@@ -156,7 +156,7 @@ def test_lock_timeout_is_a_clear_error(make_engine, workspace, lock_dir):
     import filelock
     import pytest
 
-    from editengine.errors import WriteFailed
+    from editengine._errors import WriteFailed
 
     (workspace / "a.txt").write_text("x\n")
     engine = make_engine(lock_timeout=0.2)

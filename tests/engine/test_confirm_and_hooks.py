@@ -6,8 +6,8 @@ import logging
 
 import pytest
 
-from editengine.edits import ConfirmRequest, Decision
-from editengine.errors import BadRequest, EditRejected, NoMatch, StaleFile
+from editengine._edits import ConfirmRequest, Decision
+from editengine._errors import BadRequest, EditRejected, NoMatch, StaleFile
 
 
 def test_confirm_sees_the_diff_before_anything_is_written(make_engine, write, workspace):

@@ -8,7 +8,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from editengine.diff import unified_diff
+from editengine._diff import unified_diff
 
 lines = st.lists(st.sampled_from(["a\n", "b\n", "c\n", "  d\n", "e"]), max_size=30)
 

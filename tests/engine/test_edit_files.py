@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from editengine.errors import BadRequest
+from editengine._errors import BadRequest
 
 
 def sha(data: bytes) -> str:

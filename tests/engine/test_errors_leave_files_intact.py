@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from editengine.errors import (
+from editengine._errors import (
     AmbiguousMatch,
     BadRequest,
     BinaryFile,

@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from editengine.errors import BadRequest, PathOutsideWorkspace, WriteFailed
+from editengine._errors import BadRequest, PathOutsideWorkspace, WriteFailed
 
 
 def test_short_writes_are_continued_byte_exact(engine, write, workspace, monkeypatch):

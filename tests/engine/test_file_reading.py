@@ -1,4 +1,4 @@
-"""files/reading.py on its own: what a read gives back, and what each refusal says.
+"""files/_reading.py on its own: what a read gives back, and what each refusal says.
 
 The engine tests reach the reader through whole edits, which only look at the error's type.
 Here each promise is pinned where it is kept: the snapshot's fields, the size limit at the
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from editengine.errors import (
+from editengine._errors import (
     BinaryFile,
     FileError,
     FileTooLarge,
@@ -28,7 +28,7 @@ from editengine.errors import (
     PathOutsideWorkspace,
     UnsupportedEncoding,
 )
-from editengine.files.reading import (
+from editengine.files._reading import (
     MISSING,
     FileSnapshot,
     _kind,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from editengine.errors import FixerTimeout, NoMatch, ProviderError
-from editengine.fixer.protocol import Correction
+from editengine._errors import FixerTimeout, NoMatch, ProviderError
+from editengine.fixer._protocol import Correction
 
 SOURCE = "def greet(name):\n    return 'hello ' + name\n\n\ndef main():\n    greet('x')\n"
 # Quoted from a wrong memory (other names): no tier can place it, the fixer can.
@@ -131,7 +131,7 @@ class WithoutAlreadyApplied:
     def edit(self, content, old_string, new_string, **options):
         result = self.inner.edit(content, old_string, new_string, **options)
         if result.strategy == "already_applied":
-            from editengine.matching.closest import closest_regions
+            from editengine.matching._closest import closest_regions
 
             # As the cascade's own miss says it: with the places most like old_string.
             raise NoMatch(

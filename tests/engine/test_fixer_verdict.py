@@ -8,13 +8,13 @@ import hashlib
 import pytest
 
 from editengine import edit_text
-from editengine.edits import EditSpec
-from editengine.engine import fixing
-from editengine.engine.jobs import NeedsFix
-from editengine.engine.relatedness import RelatednessGuard
-from editengine.errors import EditError, NoMatch
-from editengine.files.reading import FileSnapshot
-from editengine.fixer.protocol import Correction, FixRequest
+from editengine._edits import EditSpec
+from editengine._errors import EditError, NoMatch
+from editengine.engine import _fixing as fixing
+from editengine.engine._jobs import NeedsFix
+from editengine.engine._relatedness import RelatednessGuard
+from editengine.files._reading import FileSnapshot
+from editengine.fixer._protocol import Correction, FixRequest
 
 FILE = "def total(rows):\n    s = 0\n    for r in rows:\n        s += r.amount\n    return s\n"
 SPEC = EditSpec("    s += r.amout\n", "    s += r.amount * r.rate\n")
@@ -75,7 +75,7 @@ def test_a_file_changed_during_the_call_where_the_original_now_matches() -> None
 
 
 def test_the_engine_records_a_refusal_and_raises_the_agents_error() -> None:
-    from editengine.engine.jobs import edit_job
+    from editengine.engine._jobs import edit_job
 
     job = edit_job(
         "f.py", SPEC.old_string, SPEC.new_string, instruction=None, replace_all=False,

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from editengine import DEFAULT_CASCADE
-from editengine.errors import FileNotFound, StaleFile
+from editengine._errors import FileNotFound, StaleFile
 from editengine.files import PathLocks
 
 
@@ -90,7 +90,7 @@ def test_suggestions_for_a_missing_file_are_made_without_the_lock(
 ):
     (workspace / "src").mkdir()
     (workspace / "src" / "app.py").write_text("")
-    from editengine.engine import core
+    from editengine.engine import _core as core
 
     locks = PathLocks(lock_dir, timeout=0.05)
     free: list[bool] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from editengine import edit_text
-from editengine.text import NormalizedText, dominant_newline, to_lf
+from editengine._text import NormalizedText, dominant_newline, to_lf
 
 
 def test_the_reported_file_ends_right(engine, write):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from editengine.edits import EditSpec
-from editengine.errors import AmbiguousMatch, BadRequest, FileNotFound, MultiEditFailed, NoMatch
+from editengine._edits import EditSpec
+from editengine._errors import AmbiguousMatch, BadRequest, FileNotFound, MultiEditFailed, NoMatch
 
 SOURCE = "a = 1\nb = 2\nc = 3\nd = 4\ne = 5\n"
 

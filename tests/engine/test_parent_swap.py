@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from editengine.edits import ConfirmRequest
-from editengine.errors import EditError, PathOutsideWorkspace, StaleFile
+from editengine._edits import ConfirmRequest
+from editengine._errors import EditError, PathOutsideWorkspace, StaleFile
 
 CONTENT = b"A\nSECRET-OUTSIDE\n"
 INSIDE = b"A\nkept inside\n"

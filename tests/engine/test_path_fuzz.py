@@ -10,8 +10,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from editengine._errors import EditError
 from editengine.engine import EditEngine
-from editengine.errors import EditError
 
 PARTS = st.sampled_from(
     ["..", ".", "", "a", "b.txt", "ws", "outside", "link", "f.txt", "é", "n" * 256, "\x00", "\\"]

@@ -1,4 +1,4 @@
-"""files/locking.py on its own: where locks live, who waits for whom, what a busy or broken
+"""files/_locking.py on its own: where locks live, who waits for whom, what a busy or broken
 lock answers."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 import filelock
 import pytest
 
-from editengine.errors import WriteFailed
-from editengine.files.locking import PathLocks, default_lock_dir
+from editengine._errors import WriteFailed
+from editengine.files._locking import PathLocks, default_lock_dir
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from editengine.errors import FileNotFound
+from editengine._errors import FileNotFound
 
 
 def test_suggests_files_with_the_same_name_first(engine, write):

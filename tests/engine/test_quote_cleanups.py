@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from editengine.errors import BadRequest
-from editengine.numbered import number_lines
+from editengine._errors import BadRequest
+from editengine._numbered import number_lines
 
 SOURCE = (
     "class Cache:\r\n"

@@ -6,8 +6,8 @@ import hashlib
 
 import pytest
 
-from editengine.errors import FileNotFound, StaleFile
-from editengine.read_tracker import ReadTracker
+from editengine._errors import FileNotFound, StaleFile
+from editengine._read_tracker import ReadTracker
 
 
 def sha(data: bytes) -> str:

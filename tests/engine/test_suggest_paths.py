@@ -1,4 +1,4 @@
-"""files/suggest.py on its own: which paths "did you mean" offers, in which order, within
+"""files/_suggest.py on its own: which paths "did you mean" offers, in which order, within
 which bounds."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from editengine.files.suggest import suggest_paths
+from editengine.files._suggest import suggest_paths
 
 
 def make(root: Path, *paths: str) -> None:

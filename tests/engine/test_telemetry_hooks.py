@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from editengine.errors import BadRequest, NoMatch, PathOutsideWorkspace
+from editengine._errors import BadRequest, NoMatch, PathOutsideWorkspace
 
 
 def test_observer_sees_start_and_finish(make_engine, write, observer):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from editengine.engine import EditEngine
-from editengine.files.atomic import STALE_TEMP_SECONDS, sweep_stale_temps
+from editengine.files._atomic import STALE_TEMP_SECONDS, sweep_stale_temps
 
 # A writer that stops for good inside the write, after the temp file is complete: the
 # moment a SIGKILL leaves a full-size temp file behind.

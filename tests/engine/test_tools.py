@@ -238,7 +238,7 @@ async def test_ahandle_tool_call(engine, write):
 
 
 def test_closest_regions_are_listed_when_the_error_has_them():
-    from editengine.errors import NoMatch, Region
+    from editengine._errors import NoMatch, Region
 
     error = NoMatch("old_string was not found.", closest=(Region(3, 5, 0.87),))
     assert "Closest text in the file: lines 3-5 (87% similar)." in tools.format_error(error)

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from editengine.errors import BadRequest, PathOutsideWorkspace
+from editengine._errors import BadRequest, PathOutsideWorkspace
 
 
 @pytest.fixture
@@ -133,7 +133,7 @@ def test_malformed_paths_are_bad_requests(engine, bad):
 
 
 def test_the_root_itself_is_not_editable(engine, workspace):
-    from editengine.errors import NotAFile
+    from editengine._errors import NotAFile
 
     with pytest.raises(NotAFile):
         engine.edit(".", "", "x")

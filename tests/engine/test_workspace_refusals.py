@@ -1,4 +1,4 @@
-"""files/workspace.py on its own: every refusal of the guard says what was wrong, names the
+"""files/_workspace.py on its own: every refusal of the guard says what was wrong, names the
 path, and tells the agent what to do; the limits are exact; display paths keep the caller's
 spelling through symlinks."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from editengine.errors import BadRequest, FileNotFound, NotAFile, PathOutsideWorkspace, StaleFile
-from editengine.files.workspace import MAX_NAME_BYTES, MAX_PATH_BYTES, Workspace
+from editengine._errors import BadRequest, FileNotFound, NotAFile, PathOutsideWorkspace, StaleFile
+from editengine.files._workspace import MAX_NAME_BYTES, MAX_PATH_BYTES, Workspace
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX paths and symlinks")
 

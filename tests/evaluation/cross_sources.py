@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from editengine.evaluation import cross_product as cp
+from editengine.evaluation import _cross_product as cp
 
 SOURCES = Path(__file__).resolve().parents[2] / "fixtures" / "sources"
 LANGUAGES = {

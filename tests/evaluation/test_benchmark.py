@@ -13,10 +13,10 @@ from rapidfuzz.distance import Levenshtein
 
 from editengine import edit_text
 from editengine._resources import benchmark_path
-from editengine.evaluation.dataset import read_dataset
-from editengine.evaluation.executors import EngineConfig
-from editengine.evaluation.runner import run_cases
-from editengine.evaluation.scoring import Outcome
+from editengine.evaluation._dataset import read_dataset
+from editengine.evaluation._executors import EngineConfig
+from editengine.evaluation._runner import run_cases
+from editengine.evaluation._scoring import Outcome
 
 BUILDER = Path(__file__).resolve().parents[2] / "fixtures" / "build_benchmark.py"
 

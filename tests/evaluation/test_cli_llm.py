@@ -5,9 +5,9 @@ import json
 import pytest
 
 from editengine.cli import main
-from editengine.evaluation.dataset import read_dataset
-from editengine.evaluation.engine_executor import EngineExecutor
-from editengine.evaluation.llm import (
+from editengine.evaluation._dataset import read_dataset
+from editengine.evaluation._engine_executor import EngineExecutor
+from editengine.evaluation._llm import (
     OFFLINE_FIXER_TIMEOUT,
     REAL_FIXER_TIMEOUT,
     SharedFixer,
@@ -164,7 +164,7 @@ def test_recording_wraps_the_real_provider_in_a_cassette(tmp_path, monkeypatch):
 
 
 def test_offline_fixers_get_a_short_timeout_unless_told_otherwise(tmp_path):
-    from editengine.evaluation.dataset import EvalCase
+    from editengine.evaluation._dataset import EvalCase
 
     case = EvalCase(id="c", content="a\n", old_string="b", new_string="c")
     assert fixer_source("scripted").for_case(case).timeout == OFFLINE_FIXER_TIMEOUT
@@ -185,7 +185,7 @@ def test_a_real_llm_run_uses_threads_sharing_one_fixer_and_its_cassette(
 ):
     import threading
 
-    from editengine.evaluation import llm as llm_module
+    from editengine.evaluation import _llm as llm_module
 
     asked_from = []
 

@@ -6,10 +6,10 @@ import sys
 import pytest
 
 from editengine import DEFAULT_CASCADE
+from editengine._errors import EngineCommandFailed
 from editengine.cli import main
-from editengine.errors import EngineCommandFailed
-from editengine.evaluation.dataset import EvalCase, read_dataset
-from editengine.evaluation.executors import (
+from editengine.evaluation._dataset import EvalCase, read_dataset
+from editengine.evaluation._executors import (
     BatchCommandExecutor,
     EngineConfig,
     TextExecutor,

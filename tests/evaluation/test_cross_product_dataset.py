@@ -8,9 +8,9 @@ import pytest
 
 from editengine import edit_text
 from editengine._resources import benchmark_path
-from editengine.evaluation import edit_kinds as ek
-from editengine.evaluation import mistakes as mk
-from editengine.evaluation.dataset import read_dataset
+from editengine.evaluation import _edit_kinds as ek
+from editengine.evaluation import _mistakes as mk
+from editengine.evaluation._dataset import read_dataset
 
 LINE_NUMBER = re.compile(r"^ *(\d+)(?:\t|\u2192|: | \| )")
 

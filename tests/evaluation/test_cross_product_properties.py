@@ -25,9 +25,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from editengine import edit_text
-from editengine.errors import EditError
-from editengine.evaluation import cross_product as cp
-from editengine.evaluation import mistakes as mk
+from editengine._errors import EditError
+from editengine.evaluation import _cross_product as cp
+from editengine.evaluation import _mistakes as mk
 
 from .cross_sources import source_file, unit_of
 

@@ -4,13 +4,13 @@ import json
 
 import pytest
 
+from editengine._errors import InvalidDataset
 from editengine.cli import main
-from editengine.errors import InvalidDataset
-from editengine.evaluation.dataset import EvalCase, case_from_record
-from editengine.evaluation.executors import EngineConfig
-from editengine.evaluation.runner import CaseRecord, RunResult
-from editengine.evaluation.scoring import CaseResult, Outcome
-from editengine.evaluation.tables import (
+from editengine.evaluation._dataset import EvalCase, case_from_record
+from editengine.evaluation._executors import EngineConfig
+from editengine.evaluation._runner import CaseRecord, RunResult
+from editengine.evaluation._scoring import CaseResult, Outcome
+from editengine.evaluation._tables import (
     TOTAL,
     by_edit_kind,
     by_request,

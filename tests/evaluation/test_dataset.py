@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from editengine.errors import InvalidDataset
-from editengine.evaluation.dataset import load_cases, read_dataset
+from editengine._errors import InvalidDataset
+from editengine.evaluation._dataset import load_cases, read_dataset
 
 from .conftest import SMALL_CASES, write_jsonl
 

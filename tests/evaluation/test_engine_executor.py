@@ -5,12 +5,12 @@ from itertools import islice
 import pytest
 
 from editengine._resources import benchmark_path
-from editengine.evaluation.dataset import EvalCase, case_from_record, read_dataset
-from editengine.evaluation.engine_executor import EngineExecutor
-from editengine.evaluation.executors import EngineConfig, TextExecutor, build_executor
-from editengine.evaluation.llm import ScriptedFixers, SharedFixer
-from editengine.evaluation.runner import run_cases
-from editengine.evaluation.scoring import Outcome, score
+from editengine.evaluation._dataset import EvalCase, case_from_record, read_dataset
+from editengine.evaluation._engine_executor import EngineExecutor
+from editengine.evaluation._executors import EngineConfig, TextExecutor, build_executor
+from editengine.evaluation._llm import ScriptedFixers, SharedFixer
+from editengine.evaluation._runner import run_cases
+from editengine.evaluation._scoring import Outcome, score
 from editengine.fixer import LLMFixer
 from editengine.providers import ScriptedProvider
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from editengine.cli import main
-from editengine.evaluation.dataset import EvalCase
-from editengine.evaluation.executors import EngineConfig
-from editengine.evaluation.html import HEATMAP_ID, RATES_CHART_PREFIX, render_html
-from editengine.evaluation.runner import CaseRecord, RunResult
-from editengine.evaluation.scoring import CaseResult, Outcome
-from editengine.telemetry.palette import colour_of
+from editengine.evaluation._dataset import EvalCase
+from editengine.evaluation._executors import EngineConfig
+from editengine.evaluation._html import HEATMAP_ID, RATES_CHART_PREFIX, render_html
+from editengine.evaluation._runner import CaseRecord, RunResult
+from editengine.evaluation._scoring import CaseResult, Outcome
+from editengine.telemetry._palette import colour_of
 
 from ..telemetry.pages import figures, parse
 
@@ -110,7 +110,7 @@ def test_eval_tables_name_categories_in_full_at_80_columns(monkeypatch, capsys, 
     run = _run("cascade", PLAN)
     from rich.console import Console
 
-    from editengine.evaluation.tables import print_report
+    from editengine.evaluation._tables import print_report
 
     console = Console(file=open(tmp_path / "out.txt", "w"), width=80)  # noqa: SIM115
     print_report(console, [run])

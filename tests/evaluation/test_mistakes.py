@@ -8,9 +8,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from editengine.evaluation import cross_product as cp
-from editengine.evaluation import edit_kinds as ek
-from editengine.evaluation import mistakes as mk
+from editengine.evaluation import _cross_product as cp
+from editengine.evaluation import _edit_kinds as ek
+from editengine.evaluation import _mistakes as mk
 
 from .cross_sources import source_file, unit_of
 

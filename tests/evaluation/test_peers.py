@@ -2,10 +2,10 @@
 
 import pytest
 
-from editengine.evaluation import peers
-from editengine.evaluation.dataset import EvalCase, load_cases
-from editengine.evaluation.executors import EngineConfig
-from editengine.evaluation.runner import run_cases
+from editengine.evaluation import _peers as peers
+from editengine.evaluation._dataset import EvalCase, load_cases
+from editengine.evaluation._executors import EngineConfig
+from editengine.evaluation._runner import run_cases
 
 DOC = """# Deviations
 

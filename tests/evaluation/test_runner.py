@@ -5,9 +5,9 @@ from itertools import islice
 import pytest
 
 from editengine._resources import benchmark_path
-from editengine.evaluation.dataset import read_dataset
-from editengine.evaluation.executors import EngineConfig
-from editengine.evaluation.runner import run_cases
+from editengine.evaluation._dataset import read_dataset
+from editengine.evaluation._executors import EngineConfig
+from editengine.evaluation._runner import run_cases
 
 
 @pytest.fixture(scope="module")

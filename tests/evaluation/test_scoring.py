@@ -1,5 +1,5 @@
-from editengine.evaluation.dataset import EvalCase
-from editengine.evaluation.scoring import CaseResult, Outcome, score
+from editengine.evaluation._dataset import EvalCase
+from editengine.evaluation._scoring import CaseResult, Outcome, score
 
 CONTENT = "a = 1\nb = 2\n"
 EXPECTED = "a = 1\nb = 3\n"

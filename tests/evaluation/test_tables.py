@@ -1,8 +1,8 @@
-from editengine.evaluation.dataset import EvalCase
-from editengine.evaluation.executors import EngineConfig
-from editengine.evaluation.runner import CaseRecord, RunResult
-from editengine.evaluation.scoring import CaseResult, Outcome
-from editengine.evaluation.tables import (
+from editengine.evaluation._dataset import EvalCase
+from editengine.evaluation._executors import EngineConfig
+from editengine.evaluation._runner import CaseRecord, RunResult
+from editengine.evaluation._scoring import CaseResult, Outcome
+from editengine.evaluation._tables import (
     TOTAL,
     by_category,
     failure_report,

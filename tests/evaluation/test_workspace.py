@@ -1,5 +1,5 @@
-from editengine.evaluation.dataset import EvalCase
-from editengine.evaluation.workspace import case_workspace, read_exact, relative_name
+from editengine.evaluation._dataset import EvalCase
+from editengine.evaluation._workspace import case_workspace, read_exact, relative_name
 
 CONTENT = "\ufeffline one\r\nline two\r\nno final newline"
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from editengine.errors import NoMatch, Region
+from editengine._errors import NoMatch, Region
 from editengine.fixer import FixRequest
 
 ANSWER = {

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from editengine.errors import BadRequest, NoMatch, Region
+from editengine._errors import BadRequest, NoMatch, Region
 from editengine.fixer import LLMFixer, PromptBuilder, WindowPolicy
-from editengine.fixer.budget import PromptBudget, context_tokens
-from editengine.fixer.prompt import PromptTooLarge
-from editengine.fixer.window import excerpt
+from editengine.fixer._budget import PromptBudget, context_tokens
+from editengine.fixer._prompt import PromptTooLarge
+from editengine.fixer._window import excerpt
 from editengine.providers import ScriptedProvider
 
 from .conftest import ANSWER, make_request

@@ -94,7 +94,7 @@ def test_concurrent_use_keeps_the_cache_consistent():
 
 
 def test_the_key_includes_the_error_text_but_not_notes_added_later():
-    from editengine.errors import NoMatch, Region
+    from editengine._errors import NoMatch, Region
 
     base = make_request()
     other_place = dataclasses.replace(

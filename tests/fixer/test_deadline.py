@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from editengine.errors import FixerTimeout, InvalidCorrection, ProviderError
+from editengine._errors import FixerTimeout, InvalidCorrection, ProviderError
 from editengine.fixer import Backoff
-from editengine.fixer.deadline import DeadlineRunner
+from editengine.fixer._deadline import DeadlineRunner
 
 
 def _runner(clock, *, timeout=10.0, max_attempts=4, backoff=None, real_time=False):

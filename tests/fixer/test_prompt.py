@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from editengine.errors import AmbiguousMatch, BadRequest, NoMatch, Region
+from editengine._errors import AmbiguousMatch, BadRequest, NoMatch, Region
 from editengine.fixer import PromptBuilder, WindowPolicy
-from editengine.fixer.prompt import choose_boundary, fill
+from editengine.fixer._prompt import choose_boundary, fill
 
 
 def _block(user: str, name: str) -> str:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from editengine.errors import InvalidCorrection
+from editengine._errors import InvalidCorrection
 from editengine.fixer import CORRECTION_SCHEMA, parse_correction
 
 from .conftest import ANSWER

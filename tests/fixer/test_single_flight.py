@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from editengine.errors import FixerTimeout, InvalidCorrection, ProviderError
+from editengine._errors import FixerTimeout, InvalidCorrection, ProviderError
 from editengine.fixer import LLMFixer
-from editengine.fixer.flight import FlightTimeout, SingleFlight
+from editengine.fixer._flight import FlightTimeout, SingleFlight
 from editengine.providers import CallbackProvider, ProviderReply
 
 from .conftest import ANSWER, make_request

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from editengine.errors import Region
+from editengine._errors import Region
 from editengine.fixer import LineSpan, WindowPolicy
 
 

@@ -14,7 +14,7 @@ import time
 import httpx
 import pytest
 
-from editengine.errors import NoMatch
+from editengine._errors import NoMatch
 
 from .conftest import (
     BILLING,

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from editengine._errors import BadRequest, NoMatch, Region
 from editengine.engine import EditEngine, RelatednessGuard
-from editengine.engine.edit_equivalence import NotTheRequestedEdit
-from editengine.errors import BadRequest, NoMatch, Region
+from editengine.engine._edit_equivalence import NotTheRequestedEdit
 from editengine.fixer import LLMFixer
 from editengine.providers import ScriptedProvider
 from editengine.telemetry import MemorySink, Telemetry

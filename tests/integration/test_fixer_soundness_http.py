@@ -18,7 +18,7 @@ import time
 import httpx
 import pytest
 
-from editengine.errors import FileNotFound, NoMatch
+from editengine._errors import FileNotFound, NoMatch
 from editengine.providers import AnthropicProvider
 from editengine.telemetry import MemorySink, Telemetry
 

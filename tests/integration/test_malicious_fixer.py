@@ -11,9 +11,9 @@ import random
 import pytest
 
 from editengine._resources import benchmark_path
-from editengine.evaluation.dataset import read_dataset
-from editengine.evaluation.engine_executor import EngineExecutor
-from editengine.evaluation.llm import SharedFixer
+from editengine.evaluation._dataset import read_dataset
+from editengine.evaluation._engine_executor import EngineExecutor
+from editengine.evaluation._llm import SharedFixer
 from editengine.fixer import LLMFixer
 from editengine.providers import CallbackProvider, ProviderReply
 

@@ -3,7 +3,7 @@ and still reads events written before those fields existed."""
 
 from __future__ import annotations
 
-from editengine.telemetry.report import Aggregator, ReportOptions
+from editengine.telemetry._report import Aggregator, ReportOptions
 
 TS = "2026-11-22T05:00:00.000000Z"
 

@@ -13,9 +13,9 @@ import pytest
 
 import editengine
 from editengine import DEFAULT_CASCADE
+from editengine._errors import AmbiguousMatch, NoMatch
 from editengine.cli import main
 from editengine.engine import EditEngine
-from editengine.errors import AmbiguousMatch, NoMatch
 from editengine.fixer import LLMFixer
 from editengine.providers import CallbackProvider, ScriptedProvider
 from editengine.telemetry import JsonlSink, MemorySink, Telemetry

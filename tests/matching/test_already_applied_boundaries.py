@@ -1,4 +1,4 @@
-"""matching/already_applied.py on its own: when an edit counts as made already, at each boundary.
+"""matching/_already_applied.py on its own: when an edit counts as made already, at each boundary.
 
 The cascade tests reach these helpers through whole edits; here each decision is pinned at
 the edge where it flips — how long is distinctive, how alike is a plausible retry, when is
@@ -11,7 +11,9 @@ from typing import ClassVar
 
 import pytest
 
-from editengine.matching.already_applied import (
+from editengine._results import TierAttempt
+from editengine._text import LineIndex, NormalizedText
+from editengine.matching._already_applied import (
     a_plausible_retry,
     distinctive,
     holding_every_quote,
@@ -21,9 +23,7 @@ from editengine.matching.already_applied import (
     where_new_stands,
     wraps_every_quote,
 )
-from editengine.matching.base import Match
-from editengine.results import TierAttempt
-from editengine.text import LineIndex, NormalizedText
+from editengine.matching._base import Match
 
 
 def spans(matches: list[Match]) -> list[tuple[int, int]]:

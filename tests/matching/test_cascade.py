@@ -531,9 +531,9 @@ def test_comment_continuation_lines_led_by_one_space_do_not_make_a_tab_block_spa
 
 
 def test_the_trace_says_what_each_tier_was_held_to() -> None:
-    from editengine.matching.anchor import BlockAnchorTier
-    from editengine.matching.cascade import Cascade
-    from editengine.matching.exact import ExactTier
+    from editengine.matching._anchor import BlockAnchorTier
+    from editengine.matching._cascade import Cascade
+    from editengine.matching._exact import ExactTier
 
     content = "def f():\n    alpha = 1\n    beta = 2\n    gamma = 3\n    return alpha\n"
     quote = "def f():\n    alpha = 1\n    betta = 2\n    gamma = 3\n    return alpha\n"

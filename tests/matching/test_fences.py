@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from editengine.matching.fences import has_fence_lines, unwrap
+from editengine.matching._fences import has_fence_lines, unwrap
 
 
 class TestUnwrap:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from editengine.matching.indent_style import IndentStyle, outside_block_comments
+from editengine.matching._indent_style import IndentStyle, outside_block_comments
 
 TABS = IndentStyle(True, 1)
 

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from editengine import EditError, edit_text
-from editengine.matching.elision import is_marker
+from editengine.matching._elision import is_marker
 
 line_text = st.text(
     alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from editengine import BadRequest, edit_text
-from editengine.matching.quotes import read
+from editengine.matching._quotes import read
 
 FENCE_NOTE = (
     "The Markdown fence around {} was taken off: the file has no fence lines, so it was not "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from editengine.matching import search
+from editengine.matching import _search as search
 
 LONG = "x" * 99 + "z"  # 100 characters: found by its first 64, all of them "x"
 

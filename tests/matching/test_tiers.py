@@ -15,9 +15,9 @@ from editengine.matching import (
     UnicodePunctuationTier,
     WhitespaceTier,
 )
-from editengine.matching.anchor import merge3
-from editengine.matching.base import Match
-from editengine.matching.elision import is_marker
+from editengine.matching._anchor import merge3
+from editengine.matching._base import Match
+from editengine.matching._elision import is_marker
 
 
 def apply(content: str, match: Match, new: str) -> str:
@@ -396,7 +396,7 @@ class TestTypoCarrying:
         assert apply(content, match, new) == content.replace("d = 4", "d = 5")
 
     def test_a_misquote_that_cannot_be_carried_makes_the_tier_step_back(self):
-        from editengine.matching.base import DoubtfulMatch
+        from editengine.matching._base import DoubtfulMatch
 
         old = self.content.replace("LoadError", "LoadErorr").rstrip("\n")
         new = old.replace("LoadErorr", "LoadFailure")  # rewrites the very letters misquoted

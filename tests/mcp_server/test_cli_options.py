@@ -12,7 +12,7 @@ pytest.importorskip("mcp")
 from mcp import Client
 
 from editengine.cli import build_parser, main
-from editengine.cli.mcp import ENV_MODEL, ENV_PROVIDER, _engine
+from editengine.cli._mcp import ENV_MODEL, ENV_PROVIDER, _engine
 from editengine.mcp_server import build_server
 
 

@@ -75,7 +75,7 @@ async def test_http_session_round_trip(
 
 
 def test_http_binds_loopback_by_default(kit: SimpleNamespace) -> None:
-    from editengine.cli.mcp import _address
+    from editengine.cli._mcp import _address
 
     assert _address(":8765") == ("127.0.0.1", 8765)
     assert _address("8765") == ("127.0.0.1", 8765)

@@ -13,11 +13,11 @@ pytest.importorskip("mcp")
 import mcp_types as types
 from mcp import Client
 
+from editengine._errors import NoMatch
+from editengine._journal import Journal
+from editengine._read_tracker import ReadTracker
 from editengine.engine import EditEngine
-from editengine.errors import NoMatch
-from editengine.journal import Journal
 from editengine.mcp_server import build_server
-from editengine.read_tracker import ReadTracker
 
 
 @pytest.fixture
@@ -198,7 +198,7 @@ async def test_confirm_approves_when_the_client_cannot_be_asked(engine: EditEngi
 
 
 async def test_fixer_corrected_edits_are_journaled_and_undone(engine: EditEngine) -> None:
-    from editengine.fixer.protocol import Correction
+    from editengine.fixer._protocol import Correction
 
     class Fixer:
         def correct(self, request: Any) -> Correction:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from editengine import apply_patch
-from editengine.errors import AmbiguousMatch, FileNotFound, NoMatch, PatchFailed
+from editengine._errors import AmbiguousMatch, FileNotFound, NoMatch, PatchFailed
 
 PY = (
     "class A:\n    def f(self):\n        return 1\n\n\n"

@@ -12,7 +12,7 @@ import pytest
 
 from editengine import tools
 from editengine.cli import main
-from editengine.cli.batch import handle_line
+from editengine.cli._batch import handle_line
 
 DIFF = "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 2\n"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from editengine.evaluation import format_peers
-from editengine.evaluation.peers import deviations_path
+from editengine.evaluation import _format_peers as format_peers
+from editengine.evaluation._peers import deviations_path
 
 DIRECTORY = format_peers.format_cases_dir()
 CASES = format_peers.load(DIRECTORY) if DIRECTORY is not None else []

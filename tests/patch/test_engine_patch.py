@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from editengine import EditEngine, EditRejected, PatchFailed, StaleFile, WriteFailed
-from editengine.edits import ConfirmRequest, Decision
-from editengine.engine import patching
-from editengine.errors import PathOutsideWorkspace
+from editengine._edits import ConfirmRequest, Decision
+from editengine._errors import PathOutsideWorkspace
+from editengine._results import EditResult
+from editengine._state import EditState
+from editengine.engine import _patching as patching
 from editengine.files import AnchoredDir
-from editengine.fixer.protocol import Correction, FixRequest
-from editengine.results import EditResult
-from editengine.state import EditState
+from editengine.fixer._protocol import Correction, FixRequest
 
 FILES = {
     "src/a.py": "def a():\n    return 1\n",

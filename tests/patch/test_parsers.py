@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from editengine.errors import BadRequest, PatchError
+from editengine._errors import BadRequest, PatchError
 from editengine.patch import Hunk, detect_format, parse_patch
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from editengine import EditError, apply_patch, edit_text
 from editengine._resources import benchmark_path
-from editengine.evaluation.dataset import load_cases
-from editengine.evaluation.formats import (
+from editengine.evaluation._dataset import load_cases
+from editengine.evaluation._formats import (
     express,
     express_many,
     expressible,
@@ -103,7 +103,7 @@ def with_file_context(case, lines_around: int = 2) -> tuple[str, str] | None:
 
 
 def test_hunks_with_the_files_own_context_give_the_edit_text_file() -> None:
-    from editengine.evaluation.formats import _hunk_lines
+    from editengine.evaluation._formats import _hunk_lines
 
     compared = 0
     differ = []
@@ -130,7 +130,7 @@ def test_diffs_written_by_difflib_are_never_wrong(context: int) -> None:
     but the expected one, and the successes stay within a point of edit_text's."""
     import difflib
 
-    from editengine.evaluation.scoring import CaseResult, Outcome, score
+    from editengine.evaluation._scoring import CaseResult, Outcome, score
 
     outcomes = {Outcome.SUCCESS: 0, Outcome.REFUSED: 0, Outcome.WRONG: 0}
     edit_successes = 0
@@ -161,8 +161,8 @@ def test_diffs_written_by_difflib_are_never_wrong(context: int) -> None:
 def test_a_multi_file_patch_is_scored_file_by_file_retries_included() -> None:
     """A retried request's file must stay as it is while the fresh files beside it change:
     a patch that does both is a success, not a wrong edit."""
-    from editengine.evaluation.formats import score_group
-    from editengine.evaluation.scoring import Outcome
+    from editengine.evaluation._formats import score_group
+    from editengine.evaluation._scoring import Outcome
 
     # A retried request expects its file left alone ("refuse": a no-op or a refusal).
     retried = [case for case in CASES if case.request == "retry" and case.expect == "refuse"]

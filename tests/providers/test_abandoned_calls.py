@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from editengine.errors import FixerTimeout
+from editengine._errors import FixerTimeout
 from editengine.fixer import LLMFixer
 from editengine.providers import AnthropicProvider, OpenAIProvider
 
@@ -129,13 +129,13 @@ def test_close_ends_a_sync_call_under_way(server, name):
 
     assert not worker.is_alive()
     assert len(failures) == 1  # the call failed (as a project error), it did not hang
-    assert type(failures[0]).__module__ == "editengine.errors"
+    assert type(failures[0]).__module__ == "editengine._errors"
 
 
 @pytest.mark.parametrize("name", ["openai", "anthropic"])
 def test_closing_the_engine_ends_its_fixer_call(server, name, tmp_path):
+    from editengine._errors import NoMatch
     from editengine.engine import EditEngine
-    from editengine.errors import NoMatch
 
     from ..integration.conftest import BILLING, WRONG_NEW, WRONG_OLD
 
@@ -171,8 +171,8 @@ def test_closing_the_engine_ends_its_fixer_call(server, name, tmp_path):
 async def test_aclose_ends_an_async_call_under_way(server, name, tmp_path):
     import asyncio
 
+    from editengine._errors import NoMatch
     from editengine.engine import EditEngine
-    from editengine.errors import NoMatch
 
     from ..integration.conftest import BILLING, WRONG_NEW, WRONG_OLD
 

@@ -14,7 +14,7 @@ import httpx
 import httpx2
 import pytest
 
-from editengine.errors import FixerError, FixerTimeout, InvalidCorrection, ProviderError, Region
+from editengine._errors import FixerError, FixerTimeout, InvalidCorrection, ProviderError, Region
 from editengine.fixer import CORRECTION_SCHEMA, LLMFixer
 
 from .conftest import FILE_TEXT, GOOD_ANSWER, make_request

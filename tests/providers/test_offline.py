@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from editengine.errors import BadRequest, ProviderError
+from editengine._errors import BadRequest, ProviderError
 from editengine.fixer import CORRECTION_SCHEMA, LLMFixer
 from editengine.providers import (
     CallbackProvider,

@@ -9,7 +9,7 @@ import httpx
 import httpx2
 import pytest
 
-from editengine.errors import (
+from editengine._errors import (
     BadRequest,
     FixerError,
     InvalidCorrection,

@@ -15,15 +15,15 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
 from editengine import edit_text
-from editengine.files.suggest import suggest_paths
-from editengine.matching import search
-from editengine.matching.anchor import fuzzy_starts
-from editengine.matching.elision import ElisionTier
-from editengine.matching.lines import LineView, line_view
-from editengine.matching.realign import NearestShifts, line_opcodes
-from editengine.matching.unicode import UnicodePunctuationTier, _plain_text
-from editengine.matching.whitespace import WhitespaceTier
-from editengine.text import _PUNCTUATION, LineIndex, ascii_punctuation
+from editengine._text import _PUNCTUATION, LineIndex, ascii_punctuation
+from editengine.files._suggest import suggest_paths
+from editengine.matching import _search as search
+from editengine.matching._anchor import fuzzy_starts
+from editengine.matching._elision import ElisionTier
+from editengine.matching._lines import LineView, line_view
+from editengine.matching._realign import NearestShifts, line_opcodes
+from editengine.matching._unicode import UnicodePunctuationTier, _plain_text
+from editengine.matching._whitespace import WhitespaceTier
 
 small_alphabet = st.sampled_from("ab(\n")
 

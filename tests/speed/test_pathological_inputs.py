@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from editengine import pathological
+from editengine import _pathological as pathological
 
 HANG_GUARD_SECONDS = 60.0
 OWN_CASES = [

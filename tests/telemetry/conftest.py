@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from editengine.results import TierAttempt
-from editengine.state import EditState, FixerCall
+from editengine._results import TierAttempt
+from editengine._state import EditState, FixerCall
 
 SECRET_PATH = "clients/acme-secret-merger/plan_zebra.py"
 SECRET_OLD = "def transfer_funds_zq(account):"

@@ -8,11 +8,11 @@ import sys
 
 import pytest
 
+from editengine._errors import BadRequest
 from editengine.cli import main
-from editengine.errors import BadRequest
-from editengine.telemetry.html import CHART_IDS, SIMILARITY_CHART_PREFIX, render_html
-from editengine.telemetry.report import aggregate_paths
-from editengine.telemetry.synthetic import SyntheticConfig, write_synthetic
+from editengine.telemetry._html import CHART_IDS, SIMILARITY_CHART_PREFIX, render_html
+from editengine.telemetry._report import aggregate_paths
+from editengine.telemetry._synthetic import SyntheticConfig, write_synthetic
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from editengine.telemetry import (
     Telemetry,
     event_from_dict,
 )
-from editengine.telemetry.events import path_hash
+from editengine.telemetry._events import path_hash
 
 COMMON = {"event", "v", "ts", "edit_id", "engine_version"}
 STARTED = COMMON | {

@@ -37,7 +37,7 @@ def test_exported_names():
 
 def test_optional_extras_are_imported_only_when_used():
     code = (
-        "import sys, editengine.telemetry, editengine.cli.report;"
+        "import sys, editengine.telemetry, editengine.cli._report;"
         "print(sorted(m for m in ('opentelemetry', 'plotly') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -8,17 +8,17 @@ from itertools import pairwise
 
 import pytest
 
+from editengine._results import TierAttempt
+from editengine._state import EditState, FixerCall
 from editengine.cli import main
-from editengine.results import TierAttempt
-from editengine.state import EditState, FixerCall
 from editengine.telemetry import MemorySink, Telemetry
-from editengine.telemetry.aggregate import Aggregator
-from editengine.telemetry.html import CHART_IDS, SIMILARITY_CHART_PREFIX, render_html
-from editengine.telemetry.html_vs import COMPARISON_CHART_IDS, render_comparison_html
-from editengine.telemetry.palette import OUTCOME_COLOURS, STRATEGY_COLOURS, colour_of
-from editengine.telemetry.report import aggregate_paths
-from editengine.telemetry.synthetic import SyntheticConfig, write_synthetic
-from editengine.telemetry.trend import headlines
+from editengine.telemetry._aggregate import Aggregator
+from editengine.telemetry._html import CHART_IDS, SIMILARITY_CHART_PREFIX, render_html
+from editengine.telemetry._html_vs import COMPARISON_CHART_IDS, render_comparison_html
+from editengine.telemetry._palette import OUTCOME_COLOURS, STRATEGY_COLOURS, colour_of
+from editengine.telemetry._report import aggregate_paths
+from editengine.telemetry._synthetic import SyntheticConfig, write_synthetic
+from editengine.telemetry._trend import headlines
 
 from .pages import figures, parse
 

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from editengine.evaluation.dataset import load_cases
-from editengine.evaluation.executors import exact_only, full_cascade
-from editengine.evaluation.html import render_html as render_eval
-from editengine.evaluation.runner import run_cases
-from editengine.telemetry.html import render_html
-from editengine.telemetry.html_vs import render_comparison_html
-from editengine.telemetry.report import aggregate_paths
-from editengine.telemetry.synthetic import SyntheticConfig, write_synthetic
+from editengine.evaluation._dataset import load_cases
+from editengine.evaluation._executors import exact_only, full_cascade
+from editengine.evaluation._html import render_html as render_eval
+from editengine.evaluation._runner import run_cases
+from editengine.telemetry._html import render_html
+from editengine.telemetry._html_vs import render_comparison_html
+from editengine.telemetry._report import aggregate_paths
+from editengine.telemetry._synthetic import SyntheticConfig, write_synthetic
 
 from .pages import figures
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from editengine.telemetry import ReportOptions
-from editengine.telemetry.report import aggregate_paths
-from editengine.telemetry.synthetic import SyntheticConfig, write_synthetic
+from editengine.telemetry._report import aggregate_paths
+from editengine.telemetry._synthetic import SyntheticConfig, write_synthetic
 
 FUZZY = {"block_anchor": 0.90}
 

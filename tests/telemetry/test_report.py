@@ -9,11 +9,11 @@ import random
 
 import pytest
 
-from editengine.errors import BadRequest, FileNotFound
+from editengine._errors import BadRequest, FileNotFound
 from editengine.telemetry import Aggregator, MemorySink, ReportOptions, Telemetry, compare
-from editengine.telemetry.histogram import RELATIVE_ERROR, LogHistogram
-from editengine.telemetry.report import aggregate_paths, parse_time
-from editengine.telemetry.synthetic import SyntheticConfig, write_synthetic
+from editengine.telemetry._histogram import RELATIVE_ERROR, LogHistogram
+from editengine.telemetry._report import aggregate_paths, parse_time
+from editengine.telemetry._synthetic import SyntheticConfig, write_synthetic
 
 
 def nearest_rank(values, p):

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from editengine._errors import JournalCorrupt, NothingToUndo, StaleFile
+from editengine._journal import Journal, Reverse
 from editengine.engine import EditEngine
-from editengine.errors import JournalCorrupt, NothingToUndo, StaleFile
-from editengine.journal import Journal, Reverse
 
 HERE = Path(__file__).parent
 
@@ -198,7 +198,7 @@ def test_each_workspace_has_its_own_journal(tmp_path: Path) -> None:
     ).map(lambda value: json.dumps(value).encode()),
 ))  # fmt: skip
 def test_any_line_with_a_valid_checksum_decodes_or_is_reported_corrupt(text: bytes) -> None:
-    from editengine.journal import _decode
+    from editengine._journal import _decode
 
     line = hashlib.sha256(text).hexdigest()[:16].encode() + b" " + text
     try:
@@ -216,7 +216,7 @@ def test_a_forged_entry_cannot_reach_outside_the_workspace(
     outside.write_bytes(b"new\n")
     assert engine.journal is not None
     engine.journal.record("../victim.txt", b"old\n", b"new\n", real="../victim.txt")
-    from editengine.errors import PathOutsideWorkspace
+    from editengine._errors import PathOutsideWorkspace
 
     with pytest.raises(PathOutsideWorkspace):
         engine.undo()

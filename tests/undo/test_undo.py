@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from editengine._errors import JournalError, NothingToUndo, StaleFile
+from editengine._journal import Journal
 from editengine.engine import EditEngine
-from editengine.errors import JournalError, NothingToUndo, StaleFile
-from editengine.journal import Journal
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
@@ -160,7 +160,7 @@ def test_another_engine_instance_undoes_from_the_shared_journal(
 def test_undo_updates_the_read_tracker(
     make_engine: Callable[..., EditEngine], workspace: Path, write: Callable[..., Path]
 ) -> None:
-    from editengine.read_tracker import ReadTracker
+    from editengine._read_tracker import ReadTracker
 
     engine = make_engine(read_tracker=ReadTracker())
     write("a.txt", "one\n")
@@ -196,7 +196,7 @@ def test_without_a_journal_undo_says_so(
 
 
 def test_bad_steps_is_a_bad_request(engine: EditEngine) -> None:
-    from editengine.errors import BadRequest
+    from editengine._errors import BadRequest
 
     for steps in (0, -1, True, "2"):
         with pytest.raises(BadRequest):
@@ -349,7 +349,7 @@ OPS = st.lists(
 def test_property_undo_and_redo_only_ever_restore_states_seen_and_refusals_change_nothing(
     tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, int]]
 ) -> None:
-    from editengine.errors import EditError
+    from editengine._errors import EditError
 
     root = tmp_path_factory.mktemp("ws")
     engine = EditEngine(
@@ -401,7 +401,7 @@ def test_a_write_failing_mid_undo_says_which_steps_happened(
     write: Callable[..., Path],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from editengine.errors import WriteFailed
+    from editengine._errors import WriteFailed
     from editengine.files import AnchoredDir
 
     write("a.txt", "a1\n")
@@ -434,7 +434,7 @@ def test_threads_editing_undoing_and_redoing_at_once_leave_a_journal_that_undoes
     import random
     import threading
 
-    from editengine.errors import EditError
+    from editengine._errors import EditError
 
     for name in ("a", "b"):
         write(f"{name}.txt", "".join(f"{name} line {i}\r\n" for i in range(12)))
@@ -497,7 +497,7 @@ def test_a_program_ignoring_the_lock_that_writes_during_the_undo_is_not_clobbere
         write("a.py", "x = 1\n")
         engine.edit("a.py", "x = 1", "x = 2")
     path = workspace / "a.py"
-    from editengine.engine import undo as undo_module
+    from editengine.engine import _undo as undo_module
 
     read_under_lock = undo_module._snapshot
     reads = []
@@ -521,7 +521,7 @@ def _process_editor(root: str, journal_dir: str, lock_dir: str, seed: int) -> No
     import contextlib
     import random
 
-    from editengine.errors import EditError
+    from editengine._errors import EditError
 
     engine = EditEngine(root, lock_dir=lock_dir, journal=Journal(root, directory=journal_dir))
     chance = random.Random(seed)
@@ -538,7 +538,7 @@ def _process_undoer(root: str, journal_dir: str, lock_dir: str, seed: int) -> No
     import contextlib
     import random
 
-    from editengine.errors import EditError
+    from editengine._errors import EditError
 
     engine = EditEngine(root, lock_dir=lock_dir, journal=Journal(root, directory=journal_dir))
     chance = random.Random(seed)

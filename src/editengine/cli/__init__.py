@@ -22,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"editengine {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        importlib.import_module(f"editengine.cli.{name}").register(subparsers)
+        importlib.import_module(f"editengine.cli._{name}").register(subparsers)
     return parser
 
 

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from editengine.errors import EditError
+from editengine._errors import EditError
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2

@@ -1,7 +1,7 @@
 """Input and output of the CLI commands: strict JSON, strict booleans, safe writes.
 
 Every command takes untrusted input (JSON from agents, telemetry files, datasets). These
-helpers turn each way it can be wrong into a :class:`~editengine.errors.BadRequest` with a
+helpers turn each way it can be wrong into a :class:`~editengine._errors.BadRequest` with a
 one-line message, so no command ends in a traceback.
 """
 
@@ -12,7 +12,7 @@ import math
 import os
 from typing import Any
 
-from editengine.errors import BadRequest
+from editengine._errors import BadRequest
 
 
 def parse_json(text: str | bytes, *, what: str) -> Any:

@@ -1,14 +1,17 @@
 """EditEngine: search/replace edits on the files of a workspace (see ``docs/engine.md``).
 
-- :mod:`~editengine.engine.core` — the engine: guard, lock, read, match, write;
-- :mod:`~editengine.engine.jobs` — a validated call and the values its stages hand on;
-- :mod:`~editengine.engine.fixing` — the LLM fixer step and the checks on its answer;
-- :mod:`~editengine.engine.relatedness` — is a fixer correction the requested edit, where meant;
-- :mod:`~editengine.engine.edit_equivalence` — the requested edit carried onto a corrected search;
-- :mod:`~editengine.engine.reporting` — summaries, results and telemetry outcomes;
-- :mod:`~editengine.engine.callbacks` — observers, ``on_edited`` hooks, sync/async callbacks.
+- :mod:`~editengine.engine._edit_engine` — ``EditEngine``: the pipeline with the tool-call
+  adapter (:mod:`editengine.tools`) on top;
+- :mod:`~editengine.engine._core` — the pipeline (``EngineCore``): guard, lock, read, match,
+  write;
+- :mod:`~editengine.engine._jobs` — a validated call and the values its stages hand on;
+- :mod:`~editengine.engine._fixing` — the LLM fixer step and the checks on its answer;
+- :mod:`~editengine.engine._relatedness` — is a fixer correction the requested edit, where meant;
+- :mod:`~editengine.engine._edit_equivalence` — the requested edit carried onto a corrected search;
+- :mod:`~editengine.engine._reporting` — summaries, results and telemetry outcomes;
+- :mod:`~editengine.engine._callbacks` — observers, ``on_edited`` hooks, sync/async callbacks.
 
-The states of one edit (``core`` drives them; every arrow that writes holds the file's lock
+The states of one edit (``_core`` drives them; every arrow that writes holds the file's lock
 and re-checks the file's hash first)::
 
     Job ──guard, read──▶ cascade ──match──▶ Plan ──confirm?──▶ write ──▶ EditResult
@@ -20,16 +23,17 @@ and re-checks the file's hash first)::
                    fixer failed: NoMatch + note                     Refused: NoMatch + note
 
 ``fixing.judge_correction`` is pure: from the request, the file as it is now and the
-model's answer it returns a :class:`~editengine.engine.fixing.Verdict` (accepted text, or a
+model's answer it returns a :class:`~editengine.engine._fixing.Verdict` (accepted text, or a
 refusal and its reason, with the traces of the cascade runs it made). ``fixing.settle``
 records that verdict on the job — traces, the fixer's outcome, notes — and the engine
 turns an accepted text into a Plan.
 """
 
-from editengine.edits import ConfirmRequest, Decision, EditSpec
-from editengine.engine.core import DEFAULT_MAX_FILE_BYTES, EditEngine
-from editengine.engine.relatedness import RelatednessGuard
-from editengine.results import EditResult
+from editengine._edits import ConfirmRequest, Decision, EditSpec
+from editengine._results import EditResult
+from editengine.engine._core import DEFAULT_MAX_FILE_BYTES
+from editengine.engine._edit_engine import EditEngine
+from editengine.engine._relatedness import RelatednessGuard
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",

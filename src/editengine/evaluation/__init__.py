@@ -11,9 +11,9 @@ misquotes it) and ``cross_product`` (one request of a cell, cut from a file).
 
 from __future__ import annotations
 
-from editengine.evaluation.dataset import EvalCase, FixerAnswer, load_cases, read_dataset
-from editengine.evaluation.engine_executor import EngineExecutor
-from editengine.evaluation.executors import (
+from editengine.evaluation._dataset import EvalCase, FixerAnswer, load_cases, read_dataset
+from editengine.evaluation._engine_executor import EngineExecutor
+from editengine.evaluation._executors import (
     EXECUTOR_KINDS,
     BatchCommandExecutor,
     CaseExecutor,
@@ -23,10 +23,10 @@ from editengine.evaluation.executors import (
     build_executor,
     with_fixer,
 )
-from editengine.evaluation.llm import FixerSource, ScriptedFixers, SharedFixer, fixer_source
-from editengine.evaluation.runner import CaseRecord, RunResult, run_cases
-from editengine.evaluation.scoring import CaseResult, Outcome, score
-from editengine.evaluation.tables import Tally, by_category, summary
+from editengine.evaluation._llm import FixerSource, ScriptedFixers, SharedFixer, fixer_source
+from editengine.evaluation._runner import CaseRecord, RunResult, run_cases
+from editengine.evaluation._scoring import CaseResult, Outcome, score
+from editengine.evaluation._tables import Tally, by_category, summary
 
 __all__ = [
     "EXECUTOR_KINDS",

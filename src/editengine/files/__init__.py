@@ -2,20 +2,20 @@
 
 Each module holds one idea:
 
-- :mod:`~editengine.files.workspace` — which paths may be touched at all;
-- :mod:`~editengine.files.reading` — a file's bytes, hash and text, or a typed refusal;
-- :mod:`~editengine.files.locking` — one writer per file, across threads and processes;
-- :mod:`~editengine.files.atomic` — all-or-nothing writes, and the sweep of crashed ones;
-- :mod:`~editengine.files.anchored` — every access walked from the root by folder descriptors;
-- :mod:`~editengine.files.suggest` — "did you mean" paths for a missing file.
+- :mod:`~editengine.files._workspace` — which paths may be touched at all;
+- :mod:`~editengine.files._reading` — a file's bytes, hash and text, or a typed refusal;
+- :mod:`~editengine.files._locking` — one writer per file, across threads and processes;
+- :mod:`~editengine.files._atomic` — all-or-nothing writes, and the sweep of crashed ones;
+- :mod:`~editengine.files._anchored` — every access walked from the root by folder descriptors;
+- :mod:`~editengine.files._suggest` — "did you mean" paths for a missing file.
 """
 
-from editengine.files.anchored import AnchoredDir, MissingFolder, WorkspaceDir
-from editengine.files.atomic import atomic_write, atomic_write_at, sweep_stale_temps
-from editengine.files.locking import PathLocks, default_lock_dir
-from editengine.files.reading import FileSnapshot, read_snapshot, read_snapshot_at, sha256_hex
-from editengine.files.suggest import suggest_paths
-from editengine.files.workspace import Target, Workspace
+from editengine.files._anchored import AnchoredDir, MissingFolder, WorkspaceDir
+from editengine.files._atomic import atomic_write, atomic_write_at, sweep_stale_temps
+from editengine.files._locking import PathLocks, default_lock_dir
+from editengine.files._reading import FileSnapshot, read_snapshot, read_snapshot_at, sha256_hex
+from editengine.files._suggest import suggest_paths
+from editengine.files._workspace import Target, Workspace
 
 __all__ = [
     "AnchoredDir",

@@ -5,15 +5,15 @@
 Anthropic. The engine validates every :class:`Correction` before writing.
 """
 
-from editengine.fixer.budget import PromptBudget
-from editengine.fixer.cache import CorrectionCache, correction_key
-from editengine.fixer.deadline import Backoff
-from editengine.fixer.factory import PROVIDER_NAMES, make_fixer, make_provider
-from editengine.fixer.llm import LLMFixer
-from editengine.fixer.prompt import Prompt, PromptBuilder
-from editengine.fixer.protocol import Correction, Fixer, FixRequest
-from editengine.fixer.schema import CORRECTION_SCHEMA, ProposedCorrection, parse_correction
-from editengine.fixer.window import LineSpan, WindowPolicy
+from editengine.fixer._budget import PromptBudget
+from editengine.fixer._cache import CorrectionCache, correction_key
+from editengine.fixer._deadline import Backoff
+from editengine.fixer._factory import PROVIDER_NAMES, make_fixer, make_provider
+from editengine.fixer._llm import LLMFixer
+from editengine.fixer._prompt import Prompt, PromptBuilder
+from editengine.fixer._protocol import Correction, Fixer, FixRequest
+from editengine.fixer._schema import CORRECTION_SCHEMA, ProposedCorrection, parse_correction
+from editengine.fixer._window import LineSpan, WindowPolicy
 
 __all__ = [
     "CORRECTION_SCHEMA",

@@ -18,14 +18,14 @@ import socket
 import threading
 import time
 
-from editengine.errors import FixerTimeout, NoMatch
-from editengine.fixer.budget import PromptBudget
-from editengine.fixer.llm import LLMFixer
-from editengine.fixer.prompt import PromptBuilder
-from editengine.fixer.protocol import FixRequest
-from editengine.providers.base import ProviderReply, ProviderRequest
-from editengine.providers.offline import CallbackProvider
-from editengine.results import Region
+from editengine._errors import FixerTimeout, NoMatch
+from editengine._results import Region
+from editengine.fixer._budget import PromptBudget
+from editengine.fixer._llm import LLMFixer
+from editengine.fixer._prompt import PromptBuilder
+from editengine.fixer._protocol import FixRequest
+from editengine.providers._base import ProviderReply, ProviderRequest
+from editengine.providers._offline import CallbackProvider
 
 _ANSWER = {"search": "a", "replace": "b", "noChangesRequired": False, "explanation": "x"}
 _MODEL = "gpt-4.1-mini"
@@ -130,7 +130,7 @@ def _trickle_server(stop: threading.Event, hung_up: list[float]) -> int:
 
 def abandon_figures() -> None:
     try:
-        from editengine.providers.openai_provider import OpenAIProvider
+        from editengine.providers._openai_provider import OpenAIProvider
     except ImportError:  # pragma: no cover - the SDK is an extra
         print("Abandoned calls: skipped (the openai SDK is not installed)")
         return

@@ -1,13 +1,13 @@
 """Matching tiers: each forgives one kind of mistake a model makes when quoting code."""
 
-from editengine.matching.anchor import BlockAnchorTier
-from editengine.matching.base import Match, Tier
-from editengine.matching.elision import ElisionTier
-from editengine.matching.exact import ExactTier
-from editengine.matching.trimmed import BoundaryTrimTier, LineTrimmedTier
-from editengine.matching.unescape import UnescapeTier
-from editengine.matching.unicode import UnicodePunctuationTier
-from editengine.matching.whitespace import WhitespaceTier
+from editengine.matching._anchor import BlockAnchorTier
+from editengine.matching._base import Match, Tier
+from editengine.matching._elision import ElisionTier
+from editengine.matching._exact import ExactTier
+from editengine.matching._trimmed import BoundaryTrimTier, LineTrimmedTier
+from editengine.matching._unescape import UnescapeTier
+from editengine.matching._unicode import UnicodePunctuationTier
+from editengine.matching._whitespace import WhitespaceTier
 
 __all__ = [
     "BlockAnchorTier",

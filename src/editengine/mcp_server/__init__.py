@@ -3,6 +3,6 @@
 Needs the optional extra: ``pip install "editengine[mcp]"``.
 """
 
-from editengine.mcp_server.server import DEFAULT_READ_LIMIT, build_server
+from editengine.mcp_server._server import DEFAULT_READ_LIMIT, build_server
 
 __all__ = ["DEFAULT_READ_LIMIT", "build_server"]

@@ -1,11 +1,11 @@
 """Patches in the formats agents emit, applied through the cascade (see ``docs/patch.md``).
 
-- :mod:`~editengine.patch.model` — the neutral model: file operations and hunks;
-- :mod:`~editengine.patch.blocks` — SEARCH/REPLACE blocks (aider);
-- :mod:`~editengine.patch.udiff` — unified diffs, tolerant of models' mistakes;
-- :mod:`~editengine.patch.codex` — ``apply_patch`` patches (Codex, OpenCode);
-- :mod:`~editengine.patch.detect` — ``format="auto"``;
-- :mod:`~editengine.patch.apply` — every hunk through the cascade, pure.
+- :mod:`~editengine.patch._model` — the neutral model: file operations and hunks;
+- :mod:`~editengine.patch._blocks` — SEARCH/REPLACE blocks (aider);
+- :mod:`~editengine.patch._udiff` — unified diffs, tolerant of models' mistakes;
+- :mod:`~editengine.patch._codex` — ``apply_patch`` patches (Codex, OpenCode);
+- :mod:`~editengine.patch._detect` — ``format="auto"``;
+- :mod:`~editengine.patch._apply` — every hunk through the cascade, pure.
 
 >>> blocks = "a.py\\n<<<<<<< SEARCH\\nx = 1\\n=======\\nx = 2\\n>>>>>>> REPLACE\\n"
 >>> apply_patch({"a.py": "x = 1\\n"}, blocks).files
@@ -19,17 +19,19 @@ from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import Any
 
-from editengine.errors import BadRequest
-from editengine.patch import blocks, codex, udiff
-from editengine.patch.apply import (
+from editengine._errors import BadRequest
+from editengine.patch import _blocks as blocks
+from editengine.patch import _codex as codex
+from editengine.patch import _udiff as udiff
+from editengine.patch._apply import (
     FileChange,
     HunkFixer,
     HunkOutcome,
     PatchResult,
     apply_operations,
 )
-from editengine.patch.detect import check_format, detect_format
-from editengine.patch.model import AUTO, FORMATS, FileOperation, Hunk, Patch
+from editengine.patch._detect import check_format, detect_format
+from editengine.patch._model import AUTO, FORMATS, FileOperation, Hunk, Patch
 
 __all__ = [
     "AUTO",
@@ -51,7 +53,7 @@ __all__ = [
 def parse_patch(text: str, format: str = AUTO, *, known_paths: Collection[str] = ()) -> Patch:
     """Parse ``text`` (``search_replace`` | ``udiff`` | ``apply_patch`` | ``auto``).
 
-    Raises :class:`~editengine.errors.PatchError` naming the patch line at fault.
+    Raises :class:`~editengine._errors.PatchError` naming the patch line at fault.
     """
     if not isinstance(text, str):
         raise BadRequest(f"patch must be a string, got {type(text).__name__}.")
@@ -76,8 +78,8 @@ def apply_patch(
 
     ``result.files`` maps every path the patch touched to its new content (``None`` when
     deleted); ``result.hunks`` says where and how each hunk was placed. Raises
-    :class:`~editengine.errors.PatchError` for a malformed patch and
-    :class:`~editengine.errors.PatchFailed` when a hunk or file operation cannot be applied
+    :class:`~editengine._errors.PatchError` for a malformed patch and
+    :class:`~editengine._errors.PatchFailed` when a hunk or file operation cannot be applied
     (its ``cause`` says why); ``files`` is never modified.
     """
     if not isinstance(files, Mapping):

@@ -17,10 +17,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from editengine.bench import generated_source
-from editengine.engine.core import EditEngine
+from editengine._bench import generated_source
+from editengine.engine import EditEngine
 from editengine.patch import apply_patch
-from editengine.patch.model import FORMATS
+from editengine.patch._model import FORMATS
 
 FILES = 20
 HUNKS_PER_FILE = 5

@@ -7,11 +7,11 @@ Offline providers for tests and evaluation: :class:`ScriptedProvider`,
 :class:`ReplayProvider`, :class:`CallbackProvider`.
 """
 
-from editengine.providers.anthropic_provider import DEFAULT_ANTHROPIC_MODEL, AnthropicProvider
-from editengine.providers.base import Provider, ProviderReply, ProviderRequest, request_key
-from editengine.providers.credentials import API_KEY_ENV_VARS, resolve_api_key
-from editengine.providers.offline import CallbackProvider, ReplayProvider, ScriptedProvider
-from editengine.providers.openai_provider import DEFAULT_OPENAI_MODEL, OpenAIProvider
+from editengine.providers._anthropic_provider import DEFAULT_ANTHROPIC_MODEL, AnthropicProvider
+from editengine.providers._base import Provider, ProviderReply, ProviderRequest, request_key
+from editengine.providers._credentials import API_KEY_ENV_VARS, resolve_api_key
+from editengine.providers._offline import CallbackProvider, ReplayProvider, ScriptedProvider
+from editengine.providers._openai_provider import DEFAULT_OPENAI_MODEL, OpenAIProvider
 
 __all__ = [
     "API_KEY_ENV_VARS",

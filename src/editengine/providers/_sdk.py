@@ -17,8 +17,8 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from types import ModuleType
 from typing import Any
 
-from editengine.errors import FixerError, InvalidCorrection, ProviderConfigError, ProviderError
-from editengine.providers.abandon import on_abandon
+from editengine._errors import FixerError, InvalidCorrection, ProviderConfigError, ProviderError
+from editengine.providers._abandon import on_abandon
 
 # HTTP statuses a retry may cure: request timeout, conflict, rate limit; plus every 5xx.
 _TRANSIENT_STATUSES = frozenset({408, 409, 429})
@@ -181,7 +181,7 @@ class CallClients:
     no client is shared between threads or event loops, so an engine used under a second
     ``asyncio.run`` cannot meet a connection bound to a closed loop, and nothing is left
     open for the garbage collector to close. A sync call's client is also closed the moment
-    its caller abandons it (:func:`editengine.providers.abandon.on_abandon`), so a slow
+    its caller abandons it (:func:`editengine.providers._abandon.on_abandon`), so a slow
     server cannot keep the worker thread reading.
     """
 

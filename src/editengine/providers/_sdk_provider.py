@@ -13,7 +13,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable
 from typing import Any, ClassVar, TypeVar
 
-from editengine.errors import FixerError, InvalidCorrection
+from editengine._errors import FixerError, InvalidCorrection
+from editengine.providers._base import ProviderReply
+from editengine.providers._credentials import API_KEY_ENV_VARS, resolve_api_key
 from editengine.providers._sdk import (
     CallClients,
     SharedTLS,
@@ -22,14 +24,12 @@ from editengine.providers._sdk import (
     usage_count,
     with_cost,
 )
-from editengine.providers.base import ProviderReply
-from editengine.providers.credentials import API_KEY_ENV_VARS, resolve_api_key
 
 _Self = TypeVar("_Self", bound="SDKProvider")
 
 
 class SDKProvider(ABC):
-    """A :class:`~editengine.providers.base.Provider` over an official SDK.
+    """A :class:`~editengine.providers._base.Provider` over an official SDK.
 
     The SDK clients are built with ``max_retries=0``: retries and the overall deadline
     belong to the caller. Unless ``client`` / ``async_client`` are given (and then owned and

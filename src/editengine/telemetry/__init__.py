@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from editengine.telemetry.events import (
+from editengine.telemetry._events import (
     SCHEMA_VERSION,
     EditFinished,
     EditStarted,
@@ -11,8 +11,8 @@ from editengine.telemetry.events import (
     TierTried,
     event_from_dict,
 )
-from editengine.telemetry.recorder import Telemetry
-from editengine.telemetry.report import (
+from editengine.telemetry._recorder import Telemetry
+from editengine.telemetry._report import (
     Aggregator,
     Recommendation,
     ReportOptions,
@@ -20,7 +20,7 @@ from editengine.telemetry.report import (
     aggregate_paths,
     compare,
 )
-from editengine.telemetry.sinks import (
+from editengine.telemetry._sinks import (
     CallbackSink,
     JsonlSink,
     LoggingSink,

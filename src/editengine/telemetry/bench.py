@@ -11,14 +11,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from editengine.telemetry.synthetic import SyntheticConfig, write_synthetic
+from editengine.telemetry._synthetic import SyntheticConfig, write_synthetic
 
 # Events per synthetic edit with the default mix (started + tiers + fixer + finished).
 _EVENTS_PER_EDIT = 4.6
 
 _CHILD = """
 import json, resource, sys, time
-from editengine.telemetry.report import JSON_BACKEND, aggregate_paths
+from editengine.telemetry._report import JSON_BACKEND, aggregate_paths
 started = time.perf_counter()
 report = aggregate_paths(sys.argv[1:])
 wall = time.perf_counter() - started

@@ -1,0 +1,144 @@
+"""``editengine batch``: the JSON Lines protocol, one answer per request, in order."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import IO, Any
+
+from editengine._errors import BadRequest, EditError
+from editengine.cli._io import boolean, json_line, parse_json
+from editengine.matching._cascade import edit_text
+
+_FIELDS = {
+    "content": str,
+    "old_string": str,
+    "new_string": str,
+}
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "batch",
+        help="apply JSON Lines edit requests from stdin, one JSON answer per line on stdout",
+        description=(
+            "Reads {id, content, old_string, new_string, replace_all, expected_replacements, "
+            "match_mode} per line; writes {id, ok, new_content, strategy, error, error_code, "
+            "elapsed_ms} per line, in order, flushed. A line {id, files, patch, format} "
+            "applies a patch to the files and answers with files instead of new_content."
+        ),
+    )
+    parser.set_defaults(func=lambda args: run(sys.stdin, sys.stdout))
+
+
+def handle_line(line: str | bytes) -> dict[str, Any]:
+    """The answer for one request line; never raises for bad input."""
+    started = time.perf_counter()
+    request_id: Any = None
+    try:
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise BadRequest(
+                    f"The line is not valid UTF-8 (byte 0x{line[exc.start]:02x} at offset "
+                    f"{exc.start}); send UTF-8 JSON."
+                ) from exc
+        if not line.strip():
+            raise BadRequest("Empty line: expected one JSON object per line.")
+        request = parse_json(line, what="The line")
+        if not isinstance(request, dict):
+            raise BadRequest("Each line must be a JSON object.")
+        request_id = request.get("id")
+        if not isinstance(request_id, (str, int, float, bool, type(None))):
+            request_id = None  # echo only scalar ids back
+            raise BadRequest("Field 'id' must be a string, a number or null.")
+        if "patch" in request:
+            return _patch_answer(request, started)
+        for name, kind in _FIELDS.items():
+            if not isinstance(request.get(name), kind):
+                raise BadRequest(f"Field {name!r} is required and must be a string.")
+        match_mode = request.get("match_mode")
+        if match_mode is not None and not isinstance(match_mode, str):
+            raise BadRequest("Field 'match_mode' must be a string.")
+        result = edit_text(
+            request["content"],
+            request["old_string"],
+            request["new_string"],
+            replace_all=boolean(request, "replace_all"),
+            expected_replacements=request.get("expected_replacements"),
+            match_mode=match_mode or "auto",
+        )
+        answer: dict[str, Any] = {
+            "id": request_id,
+            "ok": True,
+            "new_content": result.new_content,
+            "strategy": result.strategy,
+            "error": None,
+            "error_code": None,
+        }
+    except EditError as exc:
+        answer = _error_answer(request_id, exc.code, str(exc))
+    except RecursionError:
+        answer = _error_answer(request_id, "bad_request", "The request is nested too deeply.")
+    except Exception as exc:  # one bad request must not end the run for the others
+        answer = _error_answer(
+            request_id, "internal_error", f"The request failed unexpectedly ({type(exc).__name__})."
+        )
+    answer["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
+    return answer
+
+
+def _patch_answer(request: dict[str, Any], started: float) -> dict[str, Any]:
+    """``{"id", "files", "patch", "format"?}`` -> ``{"id", "ok", "files", "strategy", ...}``;
+    ``files`` maps every touched path to its new content (``null``: deleted)."""
+    from editengine.patch import apply_patch
+
+    answer: dict[str, Any] = {"id": request.get("id")}
+    try:
+        files = request.get("files", {})
+        if not isinstance(files, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in files.items()
+        ):
+            raise BadRequest("Field 'files' must be an object mapping paths to file contents.")
+        if not isinstance(request["patch"], str):
+            raise BadRequest("Field 'patch' must be a string.")
+        result = apply_patch(files, request["patch"], format=request.get("format") or "auto")
+        answer.update(ok=True, files=result.files, strategy=result.strategy, error=None,
+                      error_code=None)  # fmt: skip
+    except EditError as exc:
+        answer.update(ok=False, files=None, strategy=None, error=str(exc), error_code=exc.code)
+    answer["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
+    return answer
+
+
+def _error_answer(request_id: Any, code: str, message: str) -> dict[str, Any]:
+    return {
+        "id": request_id,
+        "ok": False,
+        "new_content": None,
+        "strategy": None,
+        "error": message,
+        "error_code": code,
+    }
+
+
+def run(stdin: IO[Any], stdout: IO[Any]) -> int:
+    """Answer every line of ``stdin`` on ``stdout``, in order, flushed after each.
+
+    Byte streams are used when the text streams have them, so the protocol is UTF-8
+    whatever the locale, and a line that is not UTF-8 gets its own error answer.
+    """
+    source = getattr(stdin, "buffer", stdin)
+    sink = getattr(stdout, "buffer", None)
+    # A blank line still gets its (bad_request) answer: harnesses pair lines by position.
+    for line in source:
+        encoded = json_line(handle_line(line))
+        if sink is not None:
+            sink.write(encoded)
+            sink.flush()
+        else:
+            stdout.write(encoded.decode("utf-8"))
+            stdout.flush()
+    return 0

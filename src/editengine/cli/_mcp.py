@@ -1,0 +1,127 @@
+"""``editengine mcp``: serve the workspace's edit tools over MCP (stdio, or streamable HTTP)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from editengine._errors import EditError
+
+EXIT_USAGE = 2
+
+# The environment variables this command reads (flags win over them).
+ENV_PROVIDER = "EDITENGINE_FIXER_PROVIDER"
+ENV_MODEL = "EDITENGINE_FIXER_MODEL"
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "mcp",
+        help="run an MCP server with read, edit, multi_edit and undo tools",
+        description=(
+            "Serve the tools read, edit, multi_edit, undo (and apply_patch) over the Model "
+            "Context Protocol for the workspace --root: on stdin/stdout by default, or over "
+            "streamable HTTP at http://HOST:PORT/mcp with --http. Every path is confined to "
+            "--root. The LLM fixer is off unless --provider (or $EDITENGINE_FIXER_PROVIDER) "
+            "is given."
+        ),
+    )
+    parser.add_argument("--root", default=".", help="workspace root (default: current directory)")
+    parser.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        help="serve streamable HTTP instead of stdio (HOST defaults to 127.0.0.1: ':8765')",
+    )
+    parser.add_argument(
+        "--provider",
+        choices=("openai", "anthropic"),
+        help=f"LLM fixer provider (default: ${ENV_PROVIDER}, else no fixer)",
+    )
+    parser.add_argument("--model", help=f"model for the LLM fixer (default: ${ENV_MODEL})")
+    parser.add_argument(
+        "--confirm",
+        action="store_true",
+        help="ask the user to approve each write (MCP elicitation, when the client supports it)",
+    )
+    parser.add_argument("--telemetry", metavar="DIR", help="append telemetry events under DIR")
+    parser.add_argument(
+        "--require-read",
+        action="store_true",
+        help="refuse to edit an existing file the client has not read first",
+    )
+    parser.add_argument(
+        "--journal-dir", metavar="DIR", help="where undo journals live (default: a temp folder)"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from editengine.mcp_server import build_server
+    except ImportError as error:
+        print(
+            f"error[missing_dependency]: the MCP server needs the mcp package ({error}). "
+            'Install it with: pip install "editengine[mcp]"',
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    try:
+        address = _address(args.http) if args.http else None
+        engine = _engine(args)
+    except ImportError as error:
+        print(f"error[provider_config]: the LLM fixer is not available: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except (EditError, ValueError) as error:
+        code = getattr(error, "code", "bad_request")
+        print(f"error[{code}]: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    server = build_server(engine, confirm=args.confirm)
+    try:
+        if address is None:
+            server.run("stdio")
+        else:
+            host, port = address
+            print(f"editengine MCP server on http://{host}:{port}/mcp", file=sys.stderr, flush=True)
+            server.run("streamable-http", host=host, port=port)
+    finally:
+        engine.close()  # the fixer's clients, and telemetry still on its way to the sinks
+    return 0
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = "", text
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--http wants HOST:PORT with a port from 1 to 65535, got {text!r}.")
+    return host, int(port)
+
+
+def _engine(args: argparse.Namespace) -> Any:
+    from editengine._journal import Journal
+    from editengine._read_tracker import ReadTracker
+    from editengine.engine import EditEngine
+
+    provider = args.provider or os.environ.get(ENV_PROVIDER) or None
+    model = args.model or os.environ.get(ENV_MODEL) or None
+    fixer = None
+    if provider:
+        from editengine.fixer import make_fixer
+
+        fixer = make_fixer(provider, model=model)
+    telemetry = None
+    if args.telemetry:
+        from editengine.telemetry import JsonlSink, Telemetry
+
+        telemetry = Telemetry(sinks=[JsonlSink(os.path.join(args.telemetry, "edits.jsonl"))])
+    journal: Any = Journal(args.root, directory=args.journal_dir) if args.journal_dir else True
+    return EditEngine(
+        args.root,
+        fixer=fixer,
+        telemetry=telemetry,
+        read_tracker=ReadTracker(require_read=args.require_read),
+        journal=journal,
+    )

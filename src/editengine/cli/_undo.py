@@ -1,0 +1,92 @@
+"""``editengine undo``: put files back as they were before the last edits, from the journal."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+
+from editengine._errors import BadRequest, EditError
+
+EXIT_OK = 0
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "undo",
+        help="undo the last edits from the workspace's journal",
+        description=(
+            "Restore files to their bytes before the last edits made through editengine "
+            "(by any process) in the workspace --root. Default: the last edit anywhere in "
+            "the workspace; give PATH for the last edit of one file. Refused, with nothing "
+            "changed, when a file was modified since that edit. Exit status 0 when restored, "
+            "1 when refused, 2 on bad usage."
+        ),
+    )
+    parser.add_argument("path", nargs="?", help="file to undo (default: the last edit anywhere)")
+    parser.add_argument("--steps", type=int, default=1, metavar="N", help="edits to undo (1)")
+    parser.add_argument("--list", action="store_true", help="list the journal, change nothing")
+    parser.add_argument("--redo", action="store_true", help="reverse the last undo instead")
+    parser.add_argument("--root", default=".", help="workspace root (default: current directory)")
+    parser.add_argument(
+        "--journal-dir", metavar="DIR", help="where journals live (default: a per-user temp folder)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from editengine._journal import Journal
+    from editengine.engine import EditEngine
+
+    try:
+        journal = Journal(args.root, directory=args.journal_dir) if args.journal_dir else True
+        engine = EditEngine(args.root, journal=journal)
+    except EditError as error:  # no such root: a usage error
+        return _fail(error, EXIT_USAGE, as_json=args.json)
+    try:
+        if args.list:
+            return _list(engine, args)
+        if args.steps < 1:
+            raise BadRequest(f"--steps must be at least 1, got {args.steps}.")
+        action = engine.redo if args.redo else engine.undo
+        result = action(args.path, steps=args.steps)
+    except BadRequest as error:
+        return _fail(error, EXIT_USAGE, as_json=args.json)
+    except EditError as error:
+        return _fail(error, EXIT_REFUSED, as_json=args.json)
+    if args.json:
+        print(json.dumps({"ok": True, **result.to_dict()}, ensure_ascii=False, indent=2))
+    else:
+        sys.stdout.write(result.text() + "\n")
+    return EXIT_OK
+
+
+def _list(engine: object, args: argparse.Namespace) -> int:
+    from editengine.engine._undo import candidates
+
+    entries = engine.journal_entries(args.path)  # type: ignore[attr-defined]
+    live = {entry.id for entry in candidates(entries)}
+    if args.json:
+        rows = [{**entry.to_dict(), "undoable": entry.id in live} for entry in entries]
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    if not entries:
+        print("The journal of this workspace is empty.")
+        return EXIT_OK
+    for entry in entries:
+        when = datetime.datetime.fromtimestamp(entry.time).strftime("%Y-%m-%d %H:%M:%S")
+        mark = "*" if entry.id in live else " "
+        print(f"{mark} {entry.seq:>5}  {when}  {entry.operation:<10} {entry.path}  {entry.summary}")
+    print("(* = undoable now, newest last)")
+    return EXIT_OK
+
+
+def _fail(error: EditError, status: int, *, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps({"ok": False, **error.to_dict()}, ensure_ascii=False, indent=2))
+    print(f"error[{error.code}]: {error}", file=sys.stderr)
+    return status

@@ -1,0 +1,573 @@
+"""``EditEngine.apply_patch``: a multi-file patch on the workspace, all or nothing.
+
+1. parse; put every path the patch names through the workspace guard (a path leading out is
+   refused before anything is read);
+2. read every file under its lock (stale checks against the read tracker) and match every
+   hunk of every file (the fixer may correct a hunk that no tier places);
+3. ask ``confirm`` once, with the combined diff;
+4. take every file's lock (in one global order), check that no file changed since step 2,
+   then write, each file atomically; a failure in any write restores every file already
+   written (:func:`_write_one` is the single place a file is changed on disk).
+
+This module is the only one of the patch feature that touches the file layer
+(:mod:`editengine.files`).
+
+Why one long module: the four steps above are one all-or-nothing transaction over the files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from editengine._diff import FileDiff, unified_diff
+from editengine._edits import ConfirmRequest, Decision
+from editengine._errors import (
+    BadRequest,
+    EditError,
+    EditRejected,
+    MatchError,
+    NoMatch,
+    PatchFailed,
+    StaleFile,
+)
+from editengine._results import EditResult, TextEdit
+from editengine._state import EditState, FixerCall
+from editengine._text import to_lf
+from editengine.engine._callbacks import notify, resolve_sync, run_hooks
+from editengine.engine._fixing import SYNTHESISED_INSTRUCTION
+from editengine.files import AnchoredDir, FileSnapshot, MissingFolder, Target, sha256_hex
+from editengine.fixer._protocol import FixRequest
+from editengine.patch import AUTO, FileChange, Hunk, Patch, PatchResult, parse_patch
+from editengine.patch._apply import apply_operations
+
+if TYPE_CHECKING:
+    from editengine.engine._core import EngineCore
+
+
+@dataclass
+class _File:
+    """One path of the patch: where it is, what it held when read."""
+
+    target: Target
+    snapshot: FileSnapshot
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One file write of the commit: new bytes, or ``None`` to delete."""
+
+    file: _File
+    data: bytes | None
+
+
+def apply_patch(
+    engine: EngineCore,
+    patch: str,
+    *,
+    format: str = AUTO,
+    instruction: str | None = None,
+    dry_run: bool = False,
+) -> PatchResult:
+    """See :meth:`EditEngine.apply_patch`."""
+    started = time.perf_counter()
+    if instruction is not None and not isinstance(instruction, str):
+        raise BadRequest(f"instruction must be a string, got {type(instruction).__name__}.")
+    parsed = parse_patch(patch, format)
+    files, parsed = _resolve(engine, parsed)
+    _read_all(engine, files)
+    fixer_calls: dict[tuple[str, int], FixerCall] = {}
+    fix = _fixer_hook(engine, instruction, fixer_calls) if engine.fixer is not None else None
+    contents = {path: (f.snapshot.text if f.snapshot.exists else None) for path, f in files.items()}
+    try:
+        result = apply_operations(contents, parsed, cascade=engine.cascade, fix=fix)
+    except PatchFailed as error:
+        _telemetry_failure(engine, parsed, error, fixer_calls, dry_run, started)
+        raise
+    changed = [change for change in result.changes if not change.no_change]
+    diffs: dict[str, FileDiff] = {}
+    diff = _combined_diff(changed, diffs)
+    result = replace(result, diff=diff, dry_run=dry_run)
+    if dry_run or not changed:
+        result = replace(result, summary=_summary(result, changed, dry_run=dry_run))
+        _telemetry_success(engine, result, fixer_calls, dry_run, started)
+        return result
+    if engine.confirm is not None:
+        approved = _confirmed(engine, files, result, changed, diff)
+        if approved != changed:  # the user's own content: its diff is new
+            changed, diffs = approved, {}
+            diff = _combined_diff(changed, diffs)
+    journal_notes = _commit(engine, files, changed, result.strategy)
+    result = replace(
+        result,
+        notes=(*result.notes, *journal_notes),
+        summary=_summary(result, changed, dry_run=False),
+        diff=diff,
+        files={**result.files, **{c.path: c.new_content for c in changed}},
+        results=tuple(_edit_result(files[c.path], c, result, diffs[c.path]) for c in changed),
+    )
+    _telemetry_success(engine, result, fixer_calls, dry_run, started)
+    for edited in result.results:
+        run_hooks(engine.on_edited, edited)
+    return result
+
+
+# ---------------------------------------------------------------------- guard and read
+
+
+def _resolve(engine: EngineCore, parsed: Patch) -> tuple[dict[str, _File], Patch]:
+    """Every path through the workspace guard; the patch re-keyed by workspace-relative path."""
+    display: dict[str, str] = {}
+    files: dict[str, _File] = {}
+    for path in parsed.paths():
+        target = engine.workspace.resolve(path)
+        display[path] = target.display
+        files.setdefault(target.display, _File(target, FileSnapshot(exists=False)))
+    operations = tuple(
+        replace(
+            op,
+            path=display[op.path],
+            move_to=display[op.move_to] if op.move_to is not None else None,
+        )
+        for op in parsed.operations
+    )
+    return files, replace(parsed, operations=operations)
+
+
+def _read_all(engine: EngineCore, files: dict[str, _File]) -> None:
+    with _locked(engine, files.values()):
+        for file in files.values():
+            file.snapshot = _read(engine, file.target)
+            if engine.read_tracker is not None and file.snapshot.exists:
+                engine.read_tracker.check(
+                    os.fspath(file.target.real), file.snapshot.sha256, display=file.target.display
+                )
+
+
+def _read(engine: EngineCore, target: Target) -> FileSnapshot:
+    return engine.files.read(target.real, display=target.display, max_bytes=engine.max_file_bytes)
+
+
+@contextlib.contextmanager
+def _locked(engine: EngineCore, files: Sequence[_File] | Any) -> Iterator[None]:
+    """Every file's lock, taken in one global order (their real paths) so two patches
+    naming the same files cannot deadlock."""
+    with contextlib.ExitStack() as stack:
+        seen: set[Path] = set()
+        for file in sorted(files, key=lambda f: os.fspath(f.target.real)):
+            if file.target.real in seen:
+                continue
+            seen.add(file.target.real)
+            stack.enter_context(engine._locks.hold(file.target.real, display=file.target.display))
+        yield
+
+
+# ---------------------------------------------------------------------- the fixer
+
+
+def _fixer_hook(
+    engine: EngineCore, instruction: str | None, calls: dict[tuple[str, int], FixerCall]
+) -> Any:
+    """A hunk fixer: ask the LLM for a corrected before-text; trust it only when the cascade
+    places it and it makes the hunk's change (the same checks as for ``edit``)."""
+    fixer = engine.fixer
+    assert fixer is not None
+
+    def fix(path: str, content: str, hunk: Hunk, error: NoMatch) -> TextEdit | None:
+        call = FixerCall()
+        calls[(path, hunk.line)] = call
+        request = FixRequest(
+            file_path=path,
+            content=content,
+            old_string=hunk.before,
+            new_string=hunk.after,
+            error=error,
+            instruction=instruction or SYNTHESISED_INSTRUCTION,
+        )
+        started = time.perf_counter()
+        try:
+            correction = fixer.correct(request)
+        except Exception as failure:
+            reason = failure.message if isinstance(failure, EditError) else repr(failure)
+            call.note = reason
+            call.latency_ms = (time.perf_counter() - started) * 1000
+            error.add_note_for_agent(f"The LLM fixer could not correct it: {reason}")
+            return None
+        call.provider, call.model = correction.provider, correction.model
+        call.latency_ms = correction.latency_ms
+        call.input_tokens, call.output_tokens = correction.input_tokens, correction.output_tokens
+        call.cache_hit = correction.cache_hit
+        why = _why_not(engine, content, hunk, error, correction)
+        if isinstance(why, str):
+            call.outcome, call.note = "failed_validation", why
+            error.add_note_for_agent(f"The LLM fixer proposed a correction, but {why}.")
+            return None
+        call.outcome = "no_change" if why.no_change else "corrected"
+        return why
+
+    return fix
+
+
+def _why_not(
+    engine: EngineCore, content: str, hunk: Hunk, error: NoMatch, correction: Any
+) -> TextEdit | str:
+    """The checked edit, or why the correction is refused."""
+    wanted = to_lf(hunk.after)
+    if correction.no_changes_required:
+        if wanted.strip() and wanted in to_lf(content):
+            return TextEdit(content, 0, "already_applied", no_change=True)
+        return "it said no change was needed, but the hunk's new text is not in the file"
+    search, replacement = correction.search, correction.replace
+    if not isinstance(search, str) or not search or not isinstance(replacement, str):
+        return "its search text is empty or not text"
+    if search == replacement:
+        return "its search and replace are identical"
+    try:
+        edit: TextEdit = engine.cascade.edit(content, search, replacement)
+    except MatchError as failure:
+        first = failure.message.splitlines()[0] if failure.message else failure.code
+        return f"its search text does not place the edit safely ({first})"
+    if edit.no_change:
+        return "it changes nothing"
+    unrelated = engine.fixer_guard.why_unrelated(
+        old_string=hunk.before,
+        new_string=hunk.after,
+        search=search,
+        replace=replacement,
+        spans=edit.spans,
+        closest=error.closest,
+    )
+    return unrelated if unrelated is not None else edit
+
+
+# ---------------------------------------------------------------------- approval
+
+
+def _confirmed(
+    engine: EngineCore,
+    files: dict[str, _File],
+    result: PatchResult,
+    changed: list[FileChange],
+    diff: str,
+) -> list[FileChange]:
+    """The changes the ``confirm`` callback approved (one question for the whole patch)."""
+    assert engine.confirm is not None
+    first = changed[0]
+    single = len(changed) == 1
+    request = ConfirmRequest(
+        file_path=", ".join(change.path for change in changed),
+        absolute_path=os.fspath(files[first.path].target.absolute if single else engine.root),
+        diff=diff,
+        summary=_summary(result, changed, dry_run=False, preview=True),
+        old_text=(first.old_content or "") if single else "",
+        new_text=(first.new_content or "") if single else "",
+        created=single and first.old_content is None,
+    )
+    decision = Decision.of(resolve_sync(engine.confirm(request), "confirm"))
+    if decision.action == "reject":
+        why = f" ({decision.reason})" if decision.reason else ""
+        raise EditRejected(
+            f"The patch was rejected{why}; nothing was written.",
+            hint="Ask the user what to change, or propose a different patch.",
+        )
+    if decision.action == "modify" and decision.content is not None:
+        if not single or first.new_content is None:
+            raise EditRejected(
+                "The confirm callback answered with new content, which only applies to a "
+                "patch that changes one file; nothing was written.",
+                hint="Approve or reject a multi-file patch as a whole.",
+            )
+        return [replace(first, new_content=decision.content)]
+    return changed
+
+
+# ---------------------------------------------------------------------- commit
+
+
+def _commit(
+    engine: EngineCore, files: dict[str, _File], changed: list[FileChange], strategy: str
+) -> tuple[str, ...]:
+    """Write every change under every lock; on any failure restore what was written.
+    Returns the notes of the journal (one group, so one undo step takes the patch back)."""
+    steps = [_step(files[change.path], change) for change in changed]
+    notes: list[str] = []
+    with _locked(engine, [step.file for step in steps]):
+        for step in steps:
+            current = _read(engine, step.file.target)
+            if current.sha256 != step.file.snapshot.sha256:
+                raise StaleFile(
+                    f"{step.file.target.display} changed on disk while the patch was being "
+                    "prepared; nothing was written.",
+                    path=step.file.target.display,
+                    hint="Read the file again and redo the patch against its current content.",
+                )
+        done: list[tuple[_Step, list[tuple[str, ...]]]] = []
+        try:
+            for step in steps:
+                done.append((step, _write_one(engine, step)))
+        except BaseException as error:
+            restored = _restore(engine, done)
+            if isinstance(error, EditError):
+                error.add_note_for_agent(
+                    f"The patch was rolled back: {restored} file(s) already written were "
+                    "restored; no file was changed."
+                )
+            raise
+        group = uuid.uuid4().hex[:16]
+        for step in steps:
+            snapshot = step.file.snapshot
+            notes.extend(
+                engine._record_write(
+                    step.file.target,
+                    snapshot.data if snapshot.exists else None,
+                    step.data,
+                    strategy=strategy,
+                    operation="patch",
+                    summary=f"Patched {step.file.target.display}",
+                    mode=snapshot.mode,
+                    group=group,
+                )
+            )
+    for step in steps:
+        if engine.read_tracker is not None and step.data is not None:
+            engine.read_tracker.record(os.fspath(step.file.target.real), sha256_hex(step.data))
+    return tuple(dict.fromkeys(notes))
+
+
+def _step(file: _File, change: FileChange) -> _Step:
+    if change.new_content is None:
+        return _Step(file, None)
+    try:
+        return _Step(file, change.new_content.encode("utf-8"))
+    except UnicodeEncodeError as error:
+        raise BadRequest(
+            f"The new content of {change.path} holds characters that cannot be written as "
+            f"UTF-8 ({error.reason}); nothing was written.",
+            hint="Remove lone surrogate escapes (such as \\ud800) from the patch.",
+        ) from error
+
+
+def _write_one(engine: EngineCore, step: _Step) -> list[tuple[str, ...]]:
+    """Change one file on disk (the lock is held), every access anchored to the workspace
+    root by folder descriptors; return the folders it created (outermost first)."""
+    target, snapshot = step.file.target, step.file.snapshot
+    name, parts = engine.files.parts_of(target.real)
+    created = [] if snapshot.exists else _missing_folders(engine, parts, target.display)
+    try:
+        with engine.files.directory(
+            parts, display=target.display, create=step.data is not None and bool(created)
+        ) as folder:
+            if step.data is None:
+                folder.delete(name, display=target.display)
+                return []
+            try:
+                folder.write(
+                    name,
+                    step.data,
+                    display=target.display,
+                    mode=snapshot.mode,
+                    before_replace=lambda: _still_same(engine, folder, name, target, snapshot),
+                )
+            except BaseException:
+                folder.remove_created()
+                raise
+    except MissingFolder:
+        raise StaleFile(
+            f"The folder of {target.display} was moved or deleted during the patch; "
+            "nothing was written.",
+            path=target.display,
+            hint="Check the folder layout, read the files again and redo the patch.",
+        ) from None
+    return created
+
+
+def _missing_folders(
+    engine: EngineCore, parts: tuple[str, ...], display: str
+) -> list[tuple[str, ...]]:
+    """The folders on ``parts`` that do not exist yet (outermost first)."""
+    for depth in range(1, len(parts) + 1):
+        try:
+            with engine.files.directory(parts[:depth], display=display):
+                pass
+        except MissingFolder:
+            return [parts[:end] for end in range(depth, len(parts) + 1)]
+    return []
+
+
+def _still_same(
+    engine: EngineCore, folder: AnchoredDir, name: str, target: Target, snapshot: FileSnapshot
+) -> None:
+    current = folder.read(name, display=target.display, max_bytes=engine.max_file_bytes)
+    if current.sha256 != snapshot.sha256:
+        raise StaleFile(
+            f"{target.display} was changed by another program during the patch; "
+            "nothing was written.",
+            path=target.display,
+            hint="Read the file again and redo the patch.",
+        )
+
+
+def _restore(engine: EngineCore, done: list[tuple[_Step, list[tuple[str, ...]]]]) -> int:
+    """Put back every file already written, last first; the count restored."""
+    restored = 0
+    for step, created_dirs in reversed(done):
+        target, snapshot = step.file.target, step.file.snapshot
+        name, parts = engine.files.parts_of(target.real)
+        with contextlib.suppress(OSError, EditError, MissingFolder):
+            with engine.files.directory(parts, display=target.display) as folder:
+                if snapshot.exists:
+                    folder.write(name, snapshot.data, display=target.display, mode=snapshot.mode)
+                else:
+                    folder.delete(name, display=target.display)
+            _remove_dirs(engine, created_dirs, target.display)
+            restored += 1
+    return restored
+
+
+def _remove_dirs(engine: EngineCore, folders: list[tuple[str, ...]], display: str) -> None:
+    """Remove the folders a rolled-back write created, innermost first, if still empty."""
+    for parts in reversed(folders):
+        with (
+            contextlib.suppress(OSError, EditError, MissingFolder),
+            engine.files.directory(parts[:-1], display=display) as parent,
+        ):
+            os.rmdir(parts[-1], dir_fd=parent.fd)
+
+
+# ---------------------------------------------------------------------- reporting
+
+
+def _diff(change: FileChange) -> FileDiff:
+    """The change's diff (``+++ /dev/null`` for a deletion)."""
+    diff = unified_diff(
+        change.old_content or "",
+        change.new_content or "",
+        change.path,
+        created=change.old_content is None,
+    )
+    if change.new_content is None:
+        text = diff.text.replace(f"+++ b/{change.path}\n", "+++ /dev/null\n", 1)
+        diff = FileDiff(text, diff.additions, diff.deletions)
+    return diff
+
+
+def _combined_diff(changed: list[FileChange], diffs: dict[str, FileDiff]) -> str:
+    """Every change's diff, in patch order; ``diffs`` gets each one computed (once)."""
+    parts = []
+    for change in changed:
+        if change.moved_from is not None:
+            parts.append(f"# moved from {change.moved_from}\n")
+        if change.path not in diffs:
+            diffs[change.path] = _diff(change)
+        parts.append(diffs[change.path].text)
+    return "".join(parts)
+
+
+def _summary(
+    result: PatchResult, changed: list[FileChange], *, dry_run: bool, preview: bool = False
+) -> str:
+    if not changed:
+        return "No change: every hunk of the patch is already applied"
+    added = sum(1 for c in changed if c.kind == "add" and c.moved_from is None)
+    moved = sum(1 for c in changed if c.moved_from is not None)
+    deleted = sum(1 for c in changed if c.kind == "delete" and c.moved_to is None)
+    updated = sum(1 for c in changed if c.kind == "update")
+    parts = [
+        f"{count} file{'s' if count != 1 else ''} {what}"
+        for count, what in (
+            (updated, "updated"),
+            (added, "added"),
+            (deleted, "deleted"),
+            (moved, "moved"),
+        )
+        if count
+    ]
+    hunks = len(result.hunks)
+    what = f"{', '.join(parts)} ({hunks} hunk{'s' if hunks != 1 else ''}, {result.strategy})"
+    if dry_run:
+        return f"Preview (dry run): the patch would leave {what}; nothing was written"
+    if preview:
+        return f"Will apply the patch: {what}"
+    return f"Applied the patch: {what}"
+
+
+def _edit_result(
+    file: _File, change: FileChange, result: PatchResult, diff: FileDiff
+) -> EditResult:
+    strategies = [h.strategy for h in result.hunks if h.path in (change.path, change.moved_from)]
+    data = None if change.new_content is None else change.new_content.encode("utf-8")
+    verb = {"add": "Created", "delete": "Deleted", "update": "Updated"}[change.kind]
+    return EditResult(
+        summary=f"{verb} {change.path} (patch)",
+        file_path=change.path,
+        absolute_path=os.fspath(file.target.absolute),
+        replacements=len(strategies),
+        strategy="+".join(dict.fromkeys(strategies)) or change.kind,
+        diff=diff.text,
+        additions=diff.additions,
+        deletions=diff.deletions,
+        hash_before=file.snapshot.sha256,
+        hash_after=sha256_hex(data) if data is not None else None,
+        created=change.old_content is None,
+        corrected_by_fixer=any(h.corrected_by_fixer for h in result.hunks if h.path == change.path),
+        old_text=change.old_content or "",
+        new_text=change.new_content or "",
+    )
+
+
+def _hunk_state(path: str, dry_run: bool, hunk: Hunk | None = None) -> EditState:
+    state = EditState(file_path=path, dry_run=dry_run)
+    state.operation = "patch"  # type: ignore[assignment]
+    if hunk is not None:
+        state.old_chars, state.new_chars = len(hunk.before), len(hunk.after)
+    return state
+
+
+def _telemetry_success(
+    engine: EngineCore,
+    result: PatchResult,
+    calls: dict[tuple[str, int], FixerCall],
+    dry_run: bool,
+    started: float,
+) -> None:
+    if not engine._observers:
+        return
+    elapsed = (time.perf_counter() - started) * 1000
+    for hunk in result.hunks:
+        state = _hunk_state(hunk.path, dry_run)
+        state.attempts = list(hunk.trace)
+        state.fixer = calls.get((hunk.path, hunk.line))
+        state.outcome = "no_change" if hunk.no_change else "success"
+        state.strategy = hunk.strategy
+        state.replacements = 0 if hunk.no_change else 1
+        state.corrected_by_fixer = hunk.corrected_by_fixer
+        state.duration_ms = elapsed / max(1, len(result.hunks))
+        notify(engine._observers, "edit_started", state)
+        notify(engine._observers, "edit_finished", state)
+
+
+def _telemetry_failure(
+    engine: EngineCore,
+    parsed: Patch,
+    error: PatchFailed,
+    calls: dict[tuple[str, int], FixerCall],
+    dry_run: bool,
+    started: float,
+) -> None:
+    if not engine._observers:
+        return
+    state = _hunk_state(error.path, dry_run)
+    cause = error.cause
+    state.attempts = list(cause.trace) if isinstance(cause, MatchError) else []
+    state.fixer = calls.get((error.path, error.line or 0))
+    state.outcome = "error"
+    state.error_code = cause.code
+    state.duration_ms = (time.perf_counter() - started) * 1000
+    notify(engine._observers, "edit_started", state)
+    notify(engine._observers, "edit_finished", state)

@@ -1,0 +1,224 @@
+"""Edits that are already in the file: an agent retrying after a timeout sends them again.
+
+Applying such an edit twice would duplicate what it added, so the cascade answers with a
+no-op success that says so (strategy ``already_applied``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rapidfuzz.distance import Indel
+
+from editengine._results import Region, TextEdit, TierAttempt
+from editengine._text import LineIndex, NormalizedText
+from editengine.matching import _search as search
+from editengine.matching._base import Match, Tier
+from editengine.matching._elision import Elided, marker_count
+from editengine.matching._exact import ExactTier
+from editengine.matching._trimmed import BoundaryTrimTier, LineTrimmedTier
+
+
+def distinctive(text: str, at_least: int = 12) -> bool:
+    """Long enough that finding it verbatim is no coincidence."""
+    return len("".join(text.split())) >= at_least
+
+
+def a_plausible_retry(old: str, new: str) -> bool:
+    """new_string reads as an edit of old_string, not as unrelated text that happens to be
+    in the file: a retried edit changes part of what it quoted."""
+    if len(old) + len(new) > _COMPARED_BY_CHARACTERS:
+        # Character alignment costs the product of the lengths (0.6 s for two 150 KB
+        # quotes): long texts are compared token by token instead.
+        return Indel.normalized_similarity(old.split(), new.split()) >= 0.5
+    return Indel.normalized_similarity(" ".join(old.split()), " ".join(new.split())) >= 0.5
+
+
+_COMPARED_BY_CHARACTERS = 20_000
+
+
+def wraps_every_quote(source: NormalizedText, old: str, new: str) -> list[Match]:
+    """Where new_string stands, when it contains old_string and holds every copy of it."""
+    if old not in new:
+        return []
+    around = ExactTier().find(source.text, new)
+    if not around:
+        return []
+    quotes = ExactTier().find(source.text, old)
+    inside = all(
+        any(outer.start <= inner.start and inner.end <= outer.end for outer in around)
+        for inner in quotes
+    )
+    return around if inside else []
+
+
+def may_be_a_retry(old: str, new: str) -> bool:
+    """new_string is distinctive and reads as an edit of old_string: finding it in the file
+    may mean the edit was made before."""
+    return distinctive(new) and a_plausible_retry(old, new)
+
+
+def holding_every_quote(
+    tier: Tier, text: str, old: str, new: str, quotes: list[Match]
+) -> list[Match]:
+    """Where new_string stands under ``tier``'s forgiveness, when every place the tier found
+    old_string lies inside one of them: the edit that wrote new_string there was made
+    before (an insert or a rename sent again, its quote indented or spaced differently)."""
+    if "".join(old.split()) not in "".join(new.split()):
+        # old_string cannot lie inside new_string under any spacing, unless a marker in it
+        # stands between the lines new_string adds and the ones it keeps.
+        return _holding_every_elided_quote(tier, text, old, new, quotes)
+    around = tier.find(text, new)
+    if tier.fuzzy:
+        threshold = getattr(tier, "threshold", 0.9)
+        around = [place for place in around if place.similarity >= threshold]
+    inside = [
+        any(outer.start <= inner.start and inner.end <= outer.end for outer in around)
+        for inner in quotes
+    ]
+    if not around or not all(inside):
+        return []
+    return [outer for outer in around if any(_holds(outer, inner) for inner in quotes)]
+
+
+def _holds(outer: Match, inner: Match) -> bool:
+    return outer.start <= inner.start and inner.end <= outer.end
+
+
+def _holding_every_elided_quote(
+    tier: Tier, text: str, old: str, new: str, quotes: list[Match]
+) -> list[Match]:
+    """Where new_string stands, when old_string skips code with ``...`` markers, new_string
+    only adds lines to it, and every place old_string was found lies inside one of
+    new_string's with nothing around it but lines new_string adds.
+
+    A line inserted beside a marker, once made, stands in the stretch the marker skips: the
+    quote still matches and, sent again, would be inserted twice. A deletion under a marker
+    is no retry: new_string lacks lines old_string keeps.
+    """
+    if not marker_count(old) or not _only_adds_to_each_segment(old, new):
+        return []
+    around = tier.find(text, new)
+    added = _stripped_lines(new) - _stripped_lines(old)
+    held: list[Match] = []
+    for quote in quotes:
+        outer = next(
+            (
+                place
+                for place in around
+                if _holds(place, quote)
+                and _stripped_lines(text[place.start : quote.start]) <= added
+                and _stripped_lines(text[quote.end : place.end]) <= added
+            ),
+            None,
+        )
+        if outer is None:
+            return []
+        if outer not in held:
+            held.append(outer)
+    return held
+
+
+def _only_adds_to_each_segment(old: str, new: str) -> bool:
+    """Each stretch of old_string between its markers stands in new_string, in order."""
+    squeezed = "".join(new.split())
+    position = 0
+    for segment in Elided.of(old.split("\n")).segments:
+        wanted = "".join("".join(segment).split())
+        found = squeezed.find(wanted, position)
+        if found < 0:
+            return False
+        position = found + len(wanted)
+    return True
+
+
+def _stripped_lines(text: str) -> set[str]:
+    return {line.strip() for line in text.split("\n")} - {""}
+
+
+def verbatim_elsewhere(
+    source: NormalizedText, old: str, new: str, quotes: list[Match]
+) -> Match | None:
+    """The one place new_string stands verbatim, when every place old_string was found
+    lies at another depth than it was quoted (its first line's indentation differs)."""
+    text = source.text
+    if search.count(text, new) != 1:
+        return None
+    quoted = _first_indent(old)
+    if quoted is None:
+        return None
+    for quote in quotes:
+        line_start = text.rfind("\n", 0, quote.start) + 1
+        if _first_indent(text[line_start : quote.end]) == quoted:
+            return None  # quoted where it stands: the edit is still to make
+    return ExactTier().find(text, new)[0]
+
+
+def _first_indent(text: str) -> str | None:
+    for line in text.split("\n"):
+        if line.strip():
+            return line[: len(line) - len(line.lstrip())]
+    return None
+
+
+def left_after_a_miss(
+    source: NormalizedText, old: str, new: str, wanted: int | None = 1
+) -> list[Match]:
+    """The places new_string stands (verbatim, line for line, or without its blank padding)
+    after no tier matched: ``wanted`` of them (``None``: any number, for ``replace_all``)."""
+    if not may_be_a_retry(old, new):
+        return []
+    for found in _places_of(source.text, new):
+        return found if wanted is None or len(found) == wanted else []
+    return []
+
+
+def where_new_stands(source: NormalizedText, new: str) -> Match | None:
+    """The one place new_string stands verbatim, or with its lines' whitespace or its blank
+    padding forgiven; ``None`` when it stands nowhere or more than once."""
+    for found in _places_of(source.text, new):
+        return found[0] if len(found) == 1 else None
+    return None
+
+
+def _places_of(text: str, new: str) -> Iterator[list[Match]]:
+    """new_string's places under the strictest forgiveness that finds any (at most one
+    list)."""
+    if search.contains(text, new):
+        yield ExactTier().find(text, new)
+        return
+    for tier in (LineTrimmedTier(), BoundaryTrimTier()):
+        found = tier.find(text, new)
+        if found:
+            yield found
+            return
+
+
+def no_op(
+    source: NormalizedText,
+    places: list[Match],
+    lines: LineIndex,
+    trace: tuple[TierAttempt, ...],
+    *,
+    old_is_inside: bool,
+) -> TextEdit:
+    regions = tuple(
+        Region(*lines.span_lines(place.start, place.end), similarity=place.similarity)
+        for place in places
+    )
+    if old_is_inside:
+        note = "new_string is already in the file where old_string is; the edit was applied before."
+    else:
+        note = (
+            f"old_string is not in the file but new_string already is "
+            f"({regions[0].describe()}); the edit looks applied already, so nothing was changed."
+        )
+    return TextEdit(
+        new_content=source.original,
+        replacements=0,
+        strategy="already_applied",
+        spans=regions,
+        no_change=True,
+        note=note,
+        trace=trace,
+    )

@@ -1,0 +1,121 @@
+"""The refusals the cascade raises, worded for an agent: what went wrong, where, what next."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from editengine._errors import AmbiguousMatch, CountMismatch, NoMatch
+from editengine._results import Region, TierAttempt
+from editengine.matching._closest import closest_regions
+
+_LISTED = 20
+
+
+def _places(regions: Sequence[Region]) -> str:
+    where = ", ".join(region.describe() for region in regions[:_LISTED])
+    if len(regions) > _LISTED:
+        where += f" and {len(regions) - _LISTED} more"
+    return where
+
+
+def ambiguous(
+    tier: str, regions: tuple[Region, ...], trace: tuple[TierAttempt, ...]
+) -> AmbiguousMatch:
+    return AmbiguousMatch(
+        f"old_string matches {len(regions)} places ({tier} match): {_places(regions)}.",
+        hint="Include more surrounding lines in old_string so it matches exactly one place, "
+        "or set replace_all=true to change every occurrence.",
+        candidates=regions,
+        tier=tier,
+        trace=trace,
+    )
+
+
+def near_tie(
+    tier: str, regions: tuple[Region, ...], trace: tuple[TierAttempt, ...]
+) -> AmbiguousMatch:
+    return AmbiguousMatch(
+        f"old_string is not in the file verbatim and nearly fits several places "
+        f"({_places(regions)}); editing one of them would be a guess.",
+        hint="Copy old_string exactly from the place you mean, with enough lines to tell it "
+        "apart from the others.",
+        candidates=regions,
+        tier=tier,
+        trace=trace,
+    )
+
+
+def made_before_or_meant_here(
+    tier: str, quoted: tuple[Region, ...], standing: Region, trace: tuple[TierAttempt, ...]
+) -> AmbiguousMatch:
+    return AmbiguousMatch(
+        f"old_string is not in the file as quoted: it stands only loosely at {_places(quoted)} "
+        f"({tier} match), while new_string already stands at {standing.describe()}. Either the "
+        "edit was made before, or those lines are meant; telling which would be a guess.",
+        hint=f"Re-read {standing.describe()}: if the edit is already there, nothing is left to "
+        "do; otherwise copy old_string exactly from the lines you mean.",
+        candidates=(*quoted, standing),
+        tier=tier,
+        trace=trace,
+    )
+
+
+def partial_count(
+    tier: str,
+    places: tuple[Region, ...],
+    cut: tuple[Region, ...],
+    trace: tuple[TierAttempt, ...],
+) -> AmbiguousMatch:
+    return AmbiguousMatch(
+        f"old_string is not in the file verbatim; respaced, it stands at {_places(places)} "
+        f"({tier} match) but also inside longer expressions at {_places(cut)}. Replacing only "
+        "the first would leave the others behind.",
+        hint="Quote old_string exactly as the file spells it, or edit the places one by one.",
+        candidates=(*places, *cut),
+        tier=tier,
+        trace=trace,
+    )
+
+
+def count_mismatch(
+    tier: str, expected: int, regions: tuple[Region, ...], trace: tuple[TierAttempt, ...]
+) -> CountMismatch:
+    return CountMismatch(
+        f"Expected {expected} replacement(s) but old_string matches {len(regions)} place(s) "
+        f"({tier} match): {_places(regions)}.",
+        hint="Adjust expected_replacements, or make old_string match exactly the places to change.",
+        expected=expected,
+        found=len(regions),
+        candidates=regions,
+        tier=tier,
+        trace=trace,
+    )
+
+
+def no_match(content: str, old: str, trace: tuple[TierAttempt, ...]) -> NoMatch:
+    """Nothing found: name the tiers tried and show the most similar region, numbered."""
+    closest = closest_regions(content, old)
+    tried = ", ".join(attempt.tier for attempt in trace)
+    message = f"old_string was not found in the file (tried: {tried})."
+    if closest:
+        best = closest[0]
+        numbered = "\n".join(
+            f"{best.start_line + offset:>6}\t{line}"
+            for offset, line in enumerate(best.text.split("\n"))
+        )
+        # Agents copy what they are shown: say plainly that the numbers are not text (the
+        # cascade strips them when they come back, but a clean quote is the better retry).
+        message += (
+            f" The most similar region is {best.describe()}, shown with line numbers that are "
+            f"not part of the file (leave out each number and the tab after it):\n{numbered}"
+        )
+        others = ", ".join(region.describe() for region in closest[1:])
+        if others:
+            message += f"\nOther similar regions: {others}."
+    return NoMatch(
+        message,
+        closest=closest,
+        hint="Re-read the file around those lines and copy old_string exactly as it stands "
+        "there, including indentation; keep it short but unique.",
+        trace=trace,
+    )

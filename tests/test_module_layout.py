@@ -1,0 +1,131 @@
+"""The layout the code promises: private modules say so, each package names its public
+surface, the layers import downwards only, and no module imports another in a circle."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import editengine
+
+PACKAGE_ROOT = Path(editengine.__file__).parent
+
+# Modules users may import beside the packages: the tool-call adapter and the benchmarks
+# run with ``python -m``.
+PUBLIC_MODULES = {
+    "editengine.tools",
+    "editengine.journal_bench",
+    "editengine.patch.bench",
+    "editengine.telemetry.bench",
+    "editengine.fixer.figures",
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE_ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {
+    _module_name(path): path
+    for path in sorted(PACKAGE_ROOT.rglob("*.py"))
+    if path.name != "__main__.py"
+}
+
+
+def _imports(path: Path) -> set[str]:
+    """The editengine modules ``path`` imports when it is loaded (not under TYPE_CHECKING,
+    not inside functions)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = (
+        _module_name(path) if path.name == "__init__.py" else _module_name(path).rsplit(".", 1)[0]
+    )
+    found: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        for child in [node] if not isinstance(node, ast.If) else node.body:
+            if isinstance(child, ast.Import):
+                found |= {alias.name for alias in child.names}
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    base = ".".join(
+                        [*package.split(".")[: len(package.split(".")) - child.level + 1], base]
+                    )
+                for alias in child.names:
+                    candidate = f"{base}.{alias.name}"
+                    found.add(candidate if candidate in MODULES else base)
+    return {name for name in found if name in MODULES}
+
+
+def test_every_module_outside_the_public_list_is_marked_private():
+    public = {
+        name
+        for name, path in MODULES.items()
+        if path.name != "__init__.py" and not path.name.startswith("_")
+    }
+    assert public == PUBLIC_MODULES
+
+
+def test_every_package_names_its_public_surface_and_each_name_exists():
+    for name, path in MODULES.items():
+        if (
+            path.name != "__init__.py"
+            or name == "editengine.cli"
+            or name == "editengine.mcp_server"
+        ):
+            continue
+        module = importlib.import_module(name)
+        exported = getattr(module, "__all__", None)
+        assert exported, f"{name} has no __all__"
+        missing = [item for item in exported if not hasattr(module, item)]
+        assert missing == [], f"{name}.__all__ names what it does not hold: {missing}"
+
+
+def test_the_engine_pipeline_does_not_import_the_tool_call_adapter():
+    engine_modules = {name for name in MODULES if name.startswith("editengine.engine.")}
+    engine_modules.discard("editengine.engine._edit_engine")  # where the adapter is added
+    for name in engine_modules:
+        assert "editengine.tools" not in _imports(MODULES[name]), name
+
+
+def test_the_pure_layer_does_not_import_the_engine_or_the_file_layer():
+    for name, path in MODULES.items():
+        if name.startswith("editengine.matching"):
+            above = {
+                imported
+                for imported in _imports(path)
+                if imported.startswith(
+                    ("editengine.engine", "editengine.files", "editengine.tools")
+                )
+            }
+            assert above == set(), f"{name} imports {above}"
+
+
+def test_no_module_imports_another_in_a_circle():
+    graph = {name: _imports(path) - {name} for name, path in MODULES.items()}
+    # A module importing its own package's __init__ (to reach a sibling through it) is a
+    # package exporting its parts, not a circle between peers.
+    for name in graph:
+        graph[name] = {other for other in graph[name] if not name.startswith(other + ".")}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                raise AssertionError(
+                    "import circle: " + " -> ".join([*stack[stack.index(nxt) :], nxt])
+                )
+            if nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
