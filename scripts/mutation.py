@@ -27,10 +27,12 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -426,22 +428,26 @@ class Score:
     timeout: list[str]
     no_tests: list[str]
     equivalent: list[str]
+    crashed: list[str] = field(default_factory=list)
 
     @property
     def judged(self) -> int:
-        return self.killed + len(self.survived) + len(self.timeout) + len(self.no_tests)
+        caught = self.killed + len(self.timeout) + len(self.crashed)
+        return caught + len(self.survived) + len(self.no_tests)
 
     @property
     def percent(self) -> float:
-        # A mutant that makes the tests hang is caught (they never pass), as a killed one is.
-        detected = self.killed + len(self.timeout)
+        # A mutant that makes the tests hang or kills their process is caught (they never
+        # pass), as a killed one is.
+        detected = self.killed + len(self.timeout) + len(self.crashed)
         return 100.0 if self.judged == 0 else 100.0 * detected / self.judged
 
     def line(self) -> str:
+        crashed = f", crashed {len(self.crashed)}" if self.crashed else ""
         return (
             f"{self.module}: {self.percent:.1f}% — killed {self.killed}, survived "
-            f"{len(self.survived)}, timeout {len(self.timeout)}, no tests {len(self.no_tests)}, "
-            f"equivalent {len(self.equivalent)}"
+            f"{len(self.survived)}, timeout {len(self.timeout)}{crashed}, no tests "
+            f"{len(self.no_tests)}, equivalent {len(self.equivalent)}"
         )
 
 
@@ -457,6 +463,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--max-children", type=int, default=2, help="parallel mutant runs")
     parser.add_argument("--min-score", type=float, default=90.0)
+    parser.add_argument(
+        "--memory-limit",
+        type=float,
+        default=4.0,
+        help="GiB of address space each mutant run may take (0: no limit)",
+    )
     parser.add_argument("--json", type=Path, help="also write the scores here")
     args = parser.parse_args(argv)
 
@@ -477,7 +489,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.report:
         scores = [last_score(module) for module in modules]
     else:
-        scores = [run_module(module, args.max_children, again=args.again) for module in modules]
+        limit = int(args.memory_limit * (1 << 30)) or None
+        scores = [
+            run_module(module, args.max_children, again=args.again, memory_limit=limit)
+            for module in modules
+        ]
     print()
     for score in scores:
         print(score.line())
@@ -485,6 +501,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    not killed: {name}")
         for name in score.timeout:
             print(f"    timed out: {name}")
+        for name in score.crashed:
+            print(f"    crashed the tests: {name}")
     if args.json:
         args.json.write_text(json.dumps([vars(s) for s in scores], indent=2) + "\n")
     return 0 if all(s.percent >= args.min_score for s in scores) else 1
@@ -499,8 +517,15 @@ def last_score(module: str) -> Score:
     return _score(module, _results(_scratch(module), dict(os.environ)))
 
 
-def run_module(module: str, max_children: int, *, again: bool = False) -> Score:
-    """Run mutmut on one module in its scratch copy and read back its verdicts."""
+def run_module(
+    module: str, max_children: int, *, again: bool = False, memory_limit: int | None = None
+) -> Score:
+    """Run mutmut on one module in its scratch copy and read back its verdicts.
+
+    ``memory_limit`` (bytes of address space, for mutmut and every test process it starts)
+    turns a mutant that grows a list without end into a ``MemoryError`` in its own test
+    run, before it takes the machine's memory from everything else.
+    """
     scratch = _scratch(module)
     _prepare(scratch, module)
     env = dict(os.environ)
@@ -517,8 +542,20 @@ def run_module(module: str, max_children: int, *, again: bool = False) -> Score:
         if not retry:
             return last
     run = [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *retry]
-    subprocess.run(run, cwd=scratch, env=env, check=False)
+    subprocess.run(
+        run, cwd=scratch, env=env, check=False, preexec_fn=_address_space_limit(memory_limit)
+    )
     return _score(module, _results(scratch, env))
+
+
+def _address_space_limit(limit: int | None) -> Callable[[], None] | None:
+    if limit is None:
+        return None
+
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
 
 
 def _results(scratch: Path, env: dict[str, str]) -> str:
@@ -586,6 +623,8 @@ def _score(module: str, results: str) -> Score:
             score.timeout.append(name)
         elif status == "no tests":
             score.no_tests.append(name)
+        elif status == "segfault":  # the test process died: the tests did not pass
+            score.crashed.append(name)
         else:
             score.survived.append(f"{name} ({status})" if status != "survived" else name)
     return score
