@@ -131,6 +131,11 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/fixer/test_llm_fixer.py",
     ),
     "fixer/_factory.py": ("tests/providers/test_sdk_providers.py",),
+    "fixer/_window.py": (
+        "tests/fixer/test_window.py",
+        "tests/fixer/test_budget.py",
+        "tests/fixer/test_prompt.py",
+    ),
 }
 
 # Mutants that behave exactly like the code they mutate: name -> why (docs/mutation.md).
@@ -208,6 +213,21 @@ _NO_BINARY_READ = (
 )
 _FOLLOW_DEFAULT = "follow_symlinks=True is os.stat's default"
 _ZERO_READ = "a read of 0 bytes returns b'' at once, which ends the loop: one extra empty read"
+_FOCUS_UNUSED = "the focus only places shortened lines, and this render shortens none (no cap)"
+_SPANS_CUT = (
+    "spans() keeps the most similar max_regions of the regions it is given: more likely lines "
+    "ranked the same way give the same windows"
+)
+_NO_THRESHOLD = "spans() does not read the line threshold"
+_ROUGH_BOUND = (
+    "the cheap bound only skips rendering: a smaller one renders more windows, which the "
+    "exact byte count then refuses the same way; a window as long as the budget in "
+    "characters is over it once numbered"
+)
+_FIRST_COPY = (
+    "a copy at the line's start is a perfect alignment, which rapidfuzz finds there too: the "
+    "same middle"
+)
 _READ_PIECE = "pieces of 2 MiB instead of 1 MiB: the same bytes, read with a larger buffer per call"
 EQUIVALENT: dict[str, str] = {
     "editengine.files._atomic.x_atomic_write_at__mutmut_3": (
@@ -413,6 +433,18 @@ EQUIVALENT: dict[str, str] = {
     "editengine.files._reading.x__read_at_most__mutmut_3": _ZERO_READ,
     "editengine.files._reading.x__read_at_most__mutmut_15": _READ_PIECE,
     "editengine.files._reading.x__read_at_most__mutmut_16": _READ_PIECE,
+    "editengine.fixer._window.x_excerpt__mutmut_30": _FOCUS_UNUSED,
+    "editengine.fixer._window.x_excerpt__mutmut_45": _SPANS_CUT,
+    "editengine.fixer._window.x_excerpt__mutmut_70": _NO_THRESHOLD,
+    "editengine.fixer._window.x_excerpt__mutmut_101": _NO_THRESHOLD,
+    "editengine.fixer._window.x__likely_regions__mutmut_8": (
+        'no needle probes "XXXX", under the eight characters a probe needs: nothing found '
+        "either way"
+    ),
+    "editengine.fixer._window.x__render_within__mutmut_10": _ROUGH_BOUND,
+    "editengine.fixer._window.x__render_within__mutmut_12": _ROUGH_BOUND,
+    "editengine.fixer._window.xǁ_Focusǁ_find__mutmut_6": _FIRST_COPY,
+    "editengine.fixer._window.xǁ_Focusǁ_find__mutmut_7": _FIRST_COPY,
 }
 
 # Read by the code under test (prompt templates, the bundled benchmark).
