@@ -131,6 +131,10 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/fixer/test_llm_fixer.py",
     ),
     "fixer/_factory.py": ("tests/providers/test_sdk_providers.py",),
+    "fixer/_prompt.py": (
+        "tests/fixer/test_prompt.py",
+        "tests/fixer/test_budget.py",
+    ),
     "fixer/_window.py": (
         "tests/fixer/test_window.py",
         "tests/fixer/test_budget.py",
@@ -213,6 +217,13 @@ _NO_BINARY_READ = (
 )
 _FOLLOW_DEFAULT = "follow_symlinks=True is os.stat's default"
 _ZERO_READ = "a read of 0 bytes returns b'' at once, which ends the loop: one extra empty read"
+_CODEC_CASE = 'codec names are case-insensitive: "UTF-8" is "utf-8"'
+_NONE_IS_EMPTY = "re.sub takes None from its function as an empty string: the same bare prompt"
+_BARE_FACTS = (
+    "the bare prompt (no file) is only weighed: its windowed flag and line counts are never read"
+)
+_ROOM_WITH_BUDGET = "room is None exactly when max_bytes is None: both halves decide alike"
+_EMPTY_EITHER_WAY = "None or () is (): an error without candidates has no closest regions"
 _FOCUS_UNUSED = "the focus only places shortened lines, and this render shortens none (no cap)"
 _SPANS_CUT = (
     "spans() keeps the most similar max_regions of the regions it is given: more likely lines "
@@ -426,9 +437,7 @@ EQUIVALENT: dict[str, str] = {
     "editengine.files._reading.x_read_snapshot_at__mutmut_64": _NO_BINARY_READ,
     "editengine.files._reading.x_read_snapshot_at__mutmut_4": _FALSY,
     "editengine.files._reading.x__link_refusal__mutmut_6": _FOLLOW_DEFAULT,
-    "editengine.files._reading.x_decode__mutmut_26": (
-        'codec names are case-insensitive: "UTF-8" is "utf-8"'
-    ),
+    "editengine.files._reading.x_decode__mutmut_26": _CODEC_CASE,
     "editengine.files._reading.x_decode__mutmut_30": "bytes.count takes None for a start of 0",
     "editengine.files._reading.x__read_at_most__mutmut_3": _ZERO_READ,
     "editengine.files._reading.x__read_at_most__mutmut_15": _READ_PIECE,
@@ -445,6 +454,15 @@ EQUIVALENT: dict[str, str] = {
     "editengine.fixer._window.x__render_within__mutmut_12": _ROUGH_BOUND,
     "editengine.fixer._window.xǁ_Focusǁ_find__mutmut_6": _FIRST_COPY,
     "editengine.fixer._window.xǁ_Focusǁ_find__mutmut_7": _FIRST_COPY,
+    "editengine.fixer._prompt.xǁPromptBuilderǁbuild__mutmut_25": _NONE_IS_EMPTY,
+    "editengine.fixer._prompt.xǁPromptBuilderǁbuild__mutmut_26": _BARE_FACTS,
+    "editengine.fixer._prompt.xǁPromptBuilderǁbuild__mutmut_33": _BARE_FACTS,
+    "editengine.fixer._prompt.xǁPromptBuilderǁ_render__mutmut_1": _BARE_FACTS,
+    "editengine.fixer._prompt.xǁPromptBuilderǁ_render__mutmut_2": _BARE_FACTS,
+    "editengine.fixer._prompt.xǁPromptBuilderǁ_render__mutmut_3": _BARE_FACTS,
+    "editengine.fixer._prompt.xǁPromptBuilderǁbuild__mutmut_82": _ROOM_WITH_BUDGET,
+    "editengine.fixer._prompt.x_choose_boundary__mutmut_12": _CODEC_CASE,
+    "editengine.fixer._prompt.x__closest__mutmut_6": _EMPTY_EITHER_WAY,
 }
 
 # Read by the code under test (prompt templates, the bundled benchmark).
