@@ -131,6 +131,12 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/fixer/test_llm_fixer.py",
     ),
     "fixer/_factory.py": ("tests/providers/test_sdk_providers.py",),
+    "fixer/_llm.py": (
+        "tests/fixer/test_llm_fixer_contract.py",
+        "tests/fixer/test_llm_fixer.py",
+        "tests/fixer/test_single_flight.py",
+        "tests/fixer/test_budget.py",
+    ),
     "fixer/_prompt.py": (
         "tests/fixer/test_prompt.py",
         "tests/fixer/test_budget.py",
@@ -217,6 +223,15 @@ _NO_BINARY_READ = (
 )
 _FOLLOW_DEFAULT = "follow_symlinks=True is os.stat's default"
 _ZERO_READ = "a read of 0 bytes returns b'' at once, which ends the loop: one extra empty read"
+_LEADER_ON_TIME = (
+    "an async follower's wait bound: the leader runs under the same deadline, started first, "
+    "and lands by it (a hanging provider still times out on time), so the follower gets the "
+    "leader's outcome either way"
+)
+_PRICED_FALLBACK = (
+    "_priced, called right after, falls back to the provider's model when the error has none"
+)
+_DEFAULT_FALSE = "cache_hit=False is the Correction's default"
 _CODEC_CASE = 'codec names are case-insensitive: "UTF-8" is "utf-8"'
 _NONE_IS_EMPTY = "re.sub takes None from its function as an empty string: the same bare prompt"
 _BARE_FACTS = (
@@ -463,6 +478,11 @@ EQUIVALENT: dict[str, str] = {
     "editengine.fixer._prompt.xǁPromptBuilderǁbuild__mutmut_82": _ROOM_WITH_BUDGET,
     "editengine.fixer._prompt.x_choose_boundary__mutmut_12": _CODEC_CASE,
     "editengine.fixer._prompt.x__closest__mutmut_6": _EMPTY_EITHER_WAY,
+    "editengine.fixer._llm.xǁLLMFixerǁacorrect__mutmut_14": _LEADER_ON_TIME,
+    "editengine.fixer._llm.xǁLLMFixerǁ_accept__mutmut_34": _PRICED_FALLBACK,
+    "editengine.fixer._llm.xǁLLMFixerǁ_accept__mutmut_39": _PRICED_FALLBACK,
+    "editengine.fixer._llm.xǁLLMFixerǁ_accept__mutmut_40": _PRICED_FALLBACK,
+    "editengine.fixer._llm.xǁLLMFixerǁ_accept__mutmut_69": _DEFAULT_FALSE,
 }
 
 # Read by the code under test (prompt templates, the bundled benchmark).
