@@ -146,6 +146,71 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/fixer/test_budget.py",
         "tests/fixer/test_prompt.py",
     ),
+    "matching/_closest.py": (
+        "tests/matching/test_closest_regions.py",
+        "tests/matching/test_cascade.py",
+        "tests/matching/test_quote_cleanups.py",
+        "tests/engine/test_fixer_step.py",
+        "tests/engine/test_tools.py",
+        "tests/speed/test_fast_paths.py",
+    ),
+    "matching/_refusals.py": (
+        "tests/matching/test_refusals.py",
+        "tests/matching/test_cascade.py",
+        "tests/matching/test_quote_cleanups.py",
+        "tests/engine/test_tools.py",
+        "tests/engine/test_multi_edit.py",
+    ),
+    "matching/_exact.py": (
+        "tests/matching/test_tiers.py",
+        "tests/matching/test_cascade.py",
+    ),
+    "matching/_unescape.py": (
+        "tests/matching/test_unescape_tier.py",
+        "tests/matching/test_tiers.py",
+        "tests/matching/test_cascade.py",
+    ),
+    "matching/_base.py": (
+        "tests/matching/test_tiers.py",
+        "tests/matching/test_cascade.py",
+    ),
+    "matching/_trimmed.py": (
+        "tests/matching/test_trimmed_tiers.py",
+        "tests/matching/test_tiers.py",
+        "tests/matching/test_cascade.py",
+        "tests/matching/test_quote_cleanups.py",
+    ),
+    "matching/_unicode.py": (
+        "tests/matching/test_unicode_tier.py",
+        "tests/matching/test_tiers.py",
+        "tests/matching/test_cascade.py",
+        "tests/speed/test_fast_paths.py",
+    ),
+    "engine/_callbacks.py": (
+        "tests/engine/test_callbacks.py",
+        "tests/engine/test_confirm_and_hooks.py",
+        "tests/engine/test_telemetry_hooks.py",
+    ),
+    "engine/_landed.py": (
+        "tests/engine/test_landed_corrections.py",
+        "tests/engine/test_fixer_step.py",
+        "tests/integration/test_fixer_soundness_http.py",
+    ),
+    "engine/_reporting.py": (
+        "tests/engine/test_reporting.py",
+        "tests/engine/test_edit_files.py",
+        "tests/engine/test_multi_edit.py",
+        "tests/engine/test_confirm_and_hooks.py",
+        "tests/engine/test_telemetry_hooks.py",
+        "tests/engine/test_fixer_step.py",
+    ),
+    "engine/_jobs.py": (
+        "tests/engine/test_jobs.py",
+        "tests/engine/test_edit_files.py",
+        "tests/engine/test_multi_edit.py",
+        "tests/engine/test_telemetry_hooks.py",
+        "tests/engine/test_errors_leave_files_intact.py",
+    ),
 }
 
 # Mutants that behave exactly like the code they mutate: name -> why (docs/mutation.md).
@@ -216,6 +281,40 @@ _UPCOMING_SLEEP = (
     "is for older versions only"
 )
 _RFIND_NONE = "str.rfind takes None for a start of 0"
+_MEMO_KEY = (
+    "the memo key only names the entry in the view's memo: any key that no other reader of the "
+    "memo takes keeps the same mapped text"
+)
+_TRANSLATED = (
+    "the translated text only lets find_line_blocks search anchors with str.find: without it, "
+    "it keys every line with the same key and finds the same runs"
+)
+_ESCAPED_KEY = (
+    "ensure_ascii left at True: escaped JSON is as injective, so equal keys still mean equal "
+    "requests (the key is a digest compared in process, never shown or stored)"
+)
+_CAST = "typing.cast does nothing at run time: its type argument is never read"
+_JOB_INSTRUCTION = (
+    "Job.instruction is never read: a single edit's fixer takes the instruction from its "
+    "EditSpec, and a multi-edit (never corrected) only records whether one was given"
+)
+_DEFAULT_LINE_KEY = (
+    "every caller of line_block_matches leaves key and fix_line at their defaults, which are "
+    "LineBlock's own"
+)
+_BEGINS_ITS_LINE = (
+    "the check that the last quoted line begins its file line only saves work: a place where "
+    "it stands mid-line fails the startswith test that follows (the line's own start would "
+    "have been found first), so checking less changes no place found"
+)
+_HELD_BEFORE_THE_LAST = (
+    "the first search by another quoted line than the last: every place holds that line "
+    "(stripped) before its last line, so the search that goes on from where it is found still "
+    "reaches every place's last line"
+)
+_NOT_VERBATIM = (
+    "the typography tier's matches are never verbatim: None and the default are False as well"
+)
 _ONE_CHARACTER = "a fence is one character repeated: its second character is its first"
 _NO_BINARY_READ = (
     "O_BINARY exists only on Windows: looked up on None or under another name it is the same "
@@ -483,6 +582,70 @@ EQUIVALENT: dict[str, str] = {
     "editengine.fixer._llm.xǁLLMFixerǁ_accept__mutmut_39": _PRICED_FALLBACK,
     "editengine.fixer._llm.xǁLLMFixerǁ_accept__mutmut_40": _PRICED_FALLBACK,
     "editengine.fixer._llm.xǁLLMFixerǁ_accept__mutmut_69": _DEFAULT_FALSE,
+    "editengine.matching._unicode.xǁUnicodePunctuationTierǁ_find_one_for_one__mutmut_17": (
+        "translating by an empty table changes nothing"
+    ),
+    "editengine.matching._unicode.xǁUnicodePunctuationTierǁ_find_one_for_one__mutmut_62": (
+        _TRANSLATED
+    ),
+    "editengine.matching._unicode.x__line_blocks__mutmut_23": _TRANSLATED,
+    "editengine.matching._unicode.x__line_blocks__mutmut_27": _TRANSLATED,
+    "editengine.matching._unicode.x__plain_text__mutmut_1": _MEMO_KEY,
+    "editengine.matching._unicode.x__plain_text__mutmut_2": _MEMO_KEY,
+    "editengine.matching._unicode.x__plain_text__mutmut_3": _MEMO_KEY,
+    "editengine.matching._unicode.x__spelled_alike__mutmut_5": (
+        "every match the one-for-one search returns has a rewrite, so inner is never None"
+    ),
+    "editengine.matching._unicode.x__spelled_alike__mutmut_11": _NOT_VERBATIM,
+    "editengine.matching._unicode.x__spelled_alike__mutmut_16": _NOT_VERBATIM,
+    "editengine.matching._unicode.x_keep_typography__mutmut_1": (
+        "the callers' old and file texts are always of one length (the mapping is one "
+        "character for one); when they are equal, copying the file where new_string repeats "
+        "old_string copies the same characters"
+    ),
+    "editengine.matching._unicode.x__common_prefix_length__mutmut_12": (
+        "the halving point still falls in (low, high]: another split of the same search"
+    ),
+    "editengine.engine._landed.xǁLandedCorrectionsǁrecord__mutmut_13": (
+        "popitem(last=None): None is falsy, so the oldest entry goes, as with False"
+    ),
+    "editengine.engine._landed.x__key__mutmut_4": "ensure_ascii=None is falsy, the same as False",
+    "editengine.engine._landed.x__key__mutmut_6": _ESCAPED_KEY,
+    "editengine.engine._landed.x__key__mutmut_8": _ESCAPED_KEY,
+    "editengine.engine._landed.x__key__mutmut_15": "codec names are case-insensitive",
+    "editengine.engine._jobs.x_edit_job__mutmut_5": 'EditState\'s operation defaults to "edit"',
+    "editengine.engine._jobs.x_edit_job__mutmut_13": _JOB_INSTRUCTION,
+    "editengine.engine._jobs.x_multi_edit_job__mutmut_15": _JOB_INSTRUCTION,
+    "editengine.engine._jobs.x__text_of__mutmut_2": _CAST,
+    "editengine.engine._jobs.x__text_of__mutmut_6": _CAST,
+    "editengine.engine._jobs.x__text_of__mutmut_7": _CAST,
+    "editengine.engine._jobs.x__text_of__mutmut_8": _CAST,
+    "editengine.matching._trimmed.x_line_block_matches__mutmut_13": _DEFAULT_LINE_KEY,
+    "editengine.matching._trimmed.x_line_block_matches__mutmut_18": _DEFAULT_LINE_KEY,
+    "editengine.matching._trimmed.x_line_block_matches__mutmut_19": _DEFAULT_LINE_KEY,
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_30": _HELD_BEFORE_THE_LAST,
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_31": _HELD_BEFORE_THE_LAST,
+    "editengine.matching._trimmed.xǁBoundaryTrimTierǁfind__mutmut_46": (
+        "the core ends with a non-blank line and at most one final line break, so stripping "
+        "all whitespace or only line breaks from its end leaves the same line breaks in it"
+    ),
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_37": _RFIND_NONE,
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_38": _BEGINS_ITS_LINE,
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_40": _BEGINS_ITS_LINE,
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_41": _BEGINS_ITS_LINE,
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_44": (
+        "a line break searched for from 1: only one at 0 is missed, and the text before the "
+        "quoted line then starts with that line break, whitespace, so the verdict is the same"
+    ),
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_45": _BEGINS_ITS_LINE,
+    "editengine.matching._trimmed.x__partial_line_blocks__mutmut_55": (
+        "after a mid-line place, the next search skips one more character: a place starting "
+        "there is on the same line and mid-line too, so it would be passed over anyway"
+    ),
+    "editengine.matching._closest.x_closest_regions__mutmut_7": (
+        "a blank quote has no line to vote with nor to search by likeness, and an empty file no "
+        "line like any quote: both end with no region either way"
+    ),
 }
 
 # Read by the code under test (prompt templates, the bundled benchmark).
