@@ -210,6 +210,12 @@ def whitespace_repeated_lines(size: int) -> tuple[str, str, str]:
     return content, old, old.replace("a", "b", 1)
 
 
+def elision_repeated_lines(size: int) -> tuple[str, str, str]:
+    """``"a\\n" * N`` and an elided quote of three ``a`` lines: a place at every line."""
+    content = _repeat_to(size, "a\n")
+    return content, "a\n...\na\n...\na", "b\n...\nb\n...\nb"
+
+
 def path_suggestion(size: int) -> Callable[[], tuple[str, bool]]:
     """A 2,000-character wrong path in a workspace of ``size / 20`` files (20,000 at 400 KB;
     the walk stops at 20,000): the did-you-mean must still name the same-name file."""
@@ -292,6 +298,12 @@ CASES: tuple[Case, ...] = (
         whitespace_repeated_token,
         "ambiguous",
         "'a ' * N, a respaced 200-token quote",
+    ),
+    Case(
+        "elision_repeated_lines",
+        elision_repeated_lines,
+        "ambiguous",
+        "'a\\n' * N, an elided quote of three 'a' lines",
     ),
     Case(
         "whitespace_repeated_lines",

@@ -47,6 +47,11 @@ class DoubtfulMatch(Exception):
     """
 
 
+# Places a tier weighs one by one; past them it raises TooManyPlaces naming the first few.
+MAX_PLACES = 1_000
+NAMED_PLACES = 20
+
+
 class TooManyPlaces(AmbiguousMatch):
     """A tier found a quote in more places than it weighs one by one (``limit``).
 

@@ -10,8 +10,9 @@ from functools import lru_cache
 from typing import ClassVar
 
 from editengine._errors import UnmatchedElision
+from editengine._results import Region
 from editengine._text import indent_width, leading_whitespace
-from editengine.matching._base import Match
+from editengine.matching._base import MAX_PLACES, NAMED_PLACES, Match, TooManyPlaces
 from editengine.matching._lines import (
     LineView,
     find_line_blocks,
@@ -142,30 +143,40 @@ class ElisionTier:
             _by_depth_shift(view, segment, starts)
             for segment, starts in zip(segments[1:], placements[1:])
         ]
-        chains = [
-            chain
-            for first_start in placements[0]
-            if (chain := _chain(view, segments, by_shift, first_start)) is not None
-        ]
+        chains = _tightest_chains(view, segments, by_shift, placements[0], self.name)
         # Blank lines old_string had beside each marker: matched as part of the gap.
         beside = [
             (leading_blanks(reversed(before)), leading_blanks(after))
             for before, after in zip(elided.segments, elided.segments[1:])
         ]
-        return [
-            _ElisionMatch(view, segments, chain, old, beside).to_match()
-            for chain in _tightest(chains)
-        ]
+        return [_ElisionMatch(view, segments, chain, old, beside).to_match() for chain in chains]
 
 
-def _tightest(chains: list[list[int]]) -> list[list[int]]:
-    """Of chains that end on the same lines, the one starting last: the skipped code is the
-    least, as a reader of the quote would take it."""
+def _tightest_chains(
+    view: LineView,
+    segments: list[list[str]],
+    by_shift: list[dict[int, list[int]]],
+    first_starts: list[int],
+    tier: str,
+) -> list[list[int]]:
+    """The chains from each place of the first segment; of chains that end on the same
+    lines, the one starting last: the skipped code is the least, as a reader of the quote
+    would take it. Past :data:`MAX_PLACES` different chains the quote is refused."""
     by_tail: dict[tuple[int, ...], list[int]] = {}
-    for chain in chains:
+    for first_start in first_starts:
+        chain = _chain(view, segments, by_shift, first_start)
+        if chain is None:
+            continue
         tail = tuple(chain[1:])
         if tail not in by_tail or chain[0] > by_tail[tail][0]:
             by_tail[tail] = chain
+        if len(by_tail) > MAX_PLACES:
+            named = sorted(by_tail.values())[:NAMED_PLACES]
+            raise TooManyPlaces(
+                tier,
+                MAX_PLACES,
+                tuple(Region(c[0] + 1, c[-1] + len(segments[-1])) for c in named),
+            )
     return sorted(by_tail.values())
 
 

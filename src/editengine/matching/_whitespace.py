@@ -13,7 +13,13 @@ from typing import ClassVar
 
 from editengine._results import Region
 from editengine._text import indent_width, leading_whitespace
-from editengine.matching._base import DoubtfulMatch, Match, TooManyPlaces
+from editengine.matching._base import (
+    MAX_PLACES,
+    NAMED_PLACES,
+    DoubtfulMatch,
+    Match,
+    TooManyPlaces,
+)
 from editengine.matching._lines import (
     LineBlock,
     LineView,
@@ -99,7 +105,7 @@ class WhitespaceTier:
                 MAX_PLACES,
                 tuple(
                     Region(view.line_of_offset(start) + 1, view.line_of_offset(end - 1) + 1)
-                    for start, end in places[:_NAMED_PLACES]
+                    for start, end in places[:NAMED_PLACES]
                 ),
             )
         matches: list[Match] = []
@@ -118,10 +124,6 @@ class WhitespaceTier:
 
 # Token steps the walks may take before the squeezed file is searched instead.
 _WALK_BUDGET = 50_000
-# Places weighed one by one (each is a line block to compare); past them the quote is
-# refused as matching too many places, the first few named.
-MAX_PLACES = 1_000
-_NAMED_PLACES = 20
 
 
 @dataclass(frozen=True)

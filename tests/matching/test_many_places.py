@@ -1,6 +1,7 @@
-"""The whitespace tier stays linear on one token repeated through the file: past a budget of
-walks it searches the squeezed file (same places, same order), and past MAX_PLACES it refuses
-the quote, naming the first places, instead of weighing each one."""
+"""Tiers stay linear on one token or line repeated through the file. The whitespace tier,
+past a budget of walks, searches the squeezed file (same places, same order); it and the
+elision tier refuse a quote past MAX_PLACES places, naming the first, instead of weighing
+each one."""
 
 from __future__ import annotations
 
@@ -118,3 +119,38 @@ def test_the_walks_give_way_only_past_their_budget(monkeypatch):
     long_walks = "a b " * 2_000
     assert WhitespaceTier().find(long_walks, "a b " * 50 + "a  a") == []
     assert squeezed_calls == [102]
+
+
+def _elided_places(count: int) -> tuple[str, str]:
+    """A file whose elided quote ``a / ... / a`` stands in ``count`` places (lines i, i+1)."""
+    return "a\n" * (count + 1), "a\n...\na"
+
+
+def test_an_elided_quote_in_exactly_max_places_is_ambiguous_with_every_place_counted():
+    content, quote = _elided_places(MAX_PLACES)
+    with pytest.raises(AmbiguousMatch) as refused:
+        edit_text(content, quote, "b\n...\nb")
+    assert f"matches {MAX_PLACES} places (elision match)" in str(refused.value)
+    assert len(refused.value.candidates) == MAX_PLACES
+
+
+def test_an_elided_quote_past_max_places_is_refused_naming_the_first_places():
+    content, quote = _elided_places(MAX_PLACES + 1)
+    with pytest.raises(AmbiguousMatch) as refused:
+        edit_text(content, quote, "b\n...\nb")
+    error = refused.value
+    assert f"more than {MAX_PLACES:,} places (elision match)" in str(error)
+    assert [(r.start_line, r.end_line) for r in error.candidates[:2]] == [(1, 2), (2, 3)]
+    assert len(error.candidates) == 20
+    assert error.trace[-1].tier == "elision"
+    assert error.trace[-1].outcome == "ambiguous"
+
+
+def test_chains_sharing_their_tail_count_once_toward_the_limit():
+    # Two thousand "}" before one unique tail: every chain ends on the same lines, so the
+    # one starting last is the only place, however many first lines there are.
+    content = "}\n" * 2_000 + "def tail():\n    return 1\n"
+    result = edit_text(content, "}\n...\ndef tail():", "}\n...\ndef tail(x):")
+    assert result.strategy == "elision"
+    assert result.new_content.endswith("}\ndef tail(x):\n    return 1\n")
+    assert result.spans[0].start_line == 2_000
