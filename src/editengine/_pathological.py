@@ -216,6 +216,13 @@ def elision_repeated_lines(size: int) -> tuple[str, str, str]:
     return content, "a\n...\na\n...\na", "b\n...\nb\n...\nb"
 
 
+def elision_repeated_segments(size: int) -> tuple[str, str, str]:
+    """``"a\\n" * N`` and a quote of fifty ``a`` lines between markers: every segment has
+    a place at every line."""
+    content = _repeat_to(size, "a\n")
+    return content, "a\n...\n" * 50 + "a", "b\n...\n" * 50 + "b"
+
+
 def path_suggestion(size: int) -> Callable[[], tuple[str, bool]]:
     """A 2,000-character wrong path in a workspace of ``size / 20`` files (20,000 at 400 KB;
     the walk stops at 20,000): the did-you-mean must still name the same-name file."""
@@ -304,6 +311,12 @@ CASES: tuple[Case, ...] = (
         elision_repeated_lines,
         "ambiguous",
         "'a\\n' * N, an elided quote of three 'a' lines",
+    ),
+    Case(
+        "elision_repeated_segments",
+        elision_repeated_segments,
+        "ambiguous",
+        "'a\\n' * N, fifty 'a' lines between elision markers",
     ),
     Case(
         "whitespace_repeated_lines",

@@ -135,14 +135,17 @@ class ElisionTier:
         view = line_view(content)
         if len(segments) > _SCANNED_SEGMENTS:
             view.stripped_index  # noqa: B018 - built once, then every segment looks it up
-        placements = [
-            find_line_blocks(view, [strip_key(line) for line in segment], strip_key)
-            for segment in segments
-        ]
-        by_shift = [
-            _by_depth_shift(view, segment, starts)
-            for segment, starts in zip(segments[1:], placements[1:])
-        ]
+        # A segment quoted again (the same lines between other markers) is looked up once.
+        found: dict[tuple[str, ...], list[int]] = {}
+        grouped: dict[tuple[str, ...], dict[int, list[int]]] = {}
+        for segment in segments:
+            if tuple(segment) not in found:
+                found[tuple(segment)] = _placements(view, segment)
+        for segment in segments[1:]:
+            if tuple(segment) not in grouped:
+                grouped[tuple(segment)] = _by_depth_shift(view, segment, found[tuple(segment)])
+        placements = [found[tuple(segment)] for segment in segments]
+        by_shift = [grouped[tuple(segment)] for segment in segments[1:]]
         chains = _tightest_chains(view, segments, by_shift, placements[0], self.name)
         # Blank lines old_string had beside each marker: matched as part of the gap.
         beside = [
@@ -150,6 +153,10 @@ class ElisionTier:
             for before, after in zip(elided.segments, elided.segments[1:])
         ]
         return [_ElisionMatch(view, segments, chain, old, beside).to_match() for chain in chains]
+
+
+def _placements(view: LineView, segment: list[str]) -> list[int]:
+    return find_line_blocks(view, [strip_key(line) for line in segment], strip_key)
 
 
 def _tightest_chains(

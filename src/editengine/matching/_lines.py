@@ -372,8 +372,14 @@ def find_line_blocks(
     anchor_offset = max(range(len(old_keys)), key=lambda offset: len(old_keys[offset]))
     anchor = old_keys[anchor_offset]
     if key is strip_key and "stripped_index" in view.__dict__:
-        # Already built for a quote of many segments: a lookup instead of a scan each.
-        anchor_lines = view.stripped_index.get(anchor, [])
+        # Already built for a quote of many segments: a lookup instead of a scan each, on
+        # the key the file holds least often (a common first line must not be checked
+        # at each of its places for every segment that starts with it).
+        index = view.stripped_index
+        anchor_offset = min(
+            range(len(old_keys)), key=lambda offset: len(index.get(old_keys[offset], ()))
+        )
+        anchor_lines = index.get(old_keys[anchor_offset], [])
         lines = view.lines
 
         def equal(number: int, expected: str) -> bool:
