@@ -10,6 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from editengine import AmbiguousMatch, EditEngine, edit_text
+from editengine._text import NormalizedText
+from editengine.matching import _already_applied as already_applied
 from editengine.matching import _whitespace as whitespace
 from editengine.matching._base import DoubtfulMatch, Match
 from editengine.matching._whitespace import MAX_PLACES, WhitespaceTier
@@ -154,3 +156,45 @@ def test_chains_sharing_their_tail_count_once_toward_the_limit():
     assert result.strategy == "elision"
     assert result.new_content.endswith("}\ndef tail(x):\n    return 1\n")
     assert result.spans[0].start_line == 2_000
+
+
+def _shifted_blocks(count: int) -> tuple[str, str]:
+    """``count`` separate two-line blocks at depth 4 and the quote of one at depth 2."""
+    return "".join(f"    first()\n    second()\n# {n}\n" for n in range(count)), (
+        "  first()\n  second()"
+    )
+
+
+def test_replace_all_on_exactly_max_places_indent_shifted_blocks_is_made():
+    content, quote = _shifted_blocks(MAX_PLACES)
+    result = edit_text(content, quote, "  first()\n  third()", replace_all=True)
+    assert result.strategy == "line_trimmed"
+    assert result.replacements == MAX_PLACES
+    assert result.new_content.count("    first()\n    third()\n") == MAX_PLACES
+
+
+def test_indent_shifted_blocks_past_max_places_are_refused_naming_the_first():
+    content, quote = _shifted_blocks(MAX_PLACES + 1)
+    with pytest.raises(AmbiguousMatch) as refused:
+        edit_text(content, quote, "  first()\n  third()", replace_all=True)
+    error = refused.value
+    assert f"more than {MAX_PLACES:,} places (line_trimmed match)" in str(error)
+    assert [(r.start_line, r.end_line) for r in error.candidates[:2]] == [(1, 2), (4, 5)]
+    assert error.trace[-1].tier == "line_trimmed"
+    assert error.trace[-1].outcome == "ambiguous"
+
+
+def test_new_string_standing_in_too_many_places_names_no_place_instead_of_failing():
+    content, new = _shifted_blocks(MAX_PLACES + 1)
+    source = NormalizedText.of(content)
+    assert already_applied.where_new_stands(source, new) is None
+    assert already_applied.left_after_a_miss(source, "absent()", new, None) == []
+    assert already_applied.left_after_a_miss(source, "absent()", new, 1) == []
+
+
+def test_a_typographic_quote_past_max_places_is_refused_by_the_punctuation_tier():
+    content = "    say(\u201chi\u201d)\n" * (MAX_PLACES + 2)
+    with pytest.raises(AmbiguousMatch) as refused:
+        edit_text(content, 'say("hi")\nsay("hi")', 'say("bye")\nsay("hi")')
+    assert "(unicode_punctuation match)" in str(refused.value)
+    assert "more than" in str(refused.value)

@@ -13,7 +13,7 @@ from rapidfuzz.distance import Indel
 from editengine._results import Region, TextEdit, TierAttempt
 from editengine._text import LineIndex, NormalizedText
 from editengine.matching import _search as search
-from editengine.matching._base import Match, Tier
+from editengine.matching._base import Match, Tier, TooManyPlaces
 from editengine.matching._elision import Elided, marker_count
 from editengine.matching._exact import ExactTier
 from editengine.matching._lines import may_hold_the_words_of
@@ -191,7 +191,10 @@ def _places_of(text: str, new: str) -> Iterator[list[Match]]:
         yield ExactTier().find(text, new)
         return
     for tier in (LineTrimmedTier(), BoundaryTrimTier()):
-        found = tier.find(text, new)
+        try:
+            found = tier.find(text, new)
+        except TooManyPlaces:
+            return  # new_string stands in too many places to tell one: no place is named
         if found:
             yield found
             return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
@@ -70,3 +70,13 @@ class TooManyPlaces(AmbiguousMatch):
             tier=tier,
         )
         self.limit = limit
+
+
+def refuse_past_max_places(tier: str, first_lines: Sequence[int], size: int) -> None:
+    """Raise :class:`TooManyPlaces` when a tier found more than :data:`MAX_PLACES` blocks of
+    ``size`` lines (``first_lines`` 0-based, in file order)."""
+    if len(first_lines) > MAX_PLACES:
+        named = first_lines[:NAMED_PLACES]
+        raise TooManyPlaces(
+            tier, MAX_PLACES, tuple(Region(first + 1, first + size) for first in named)
+        )

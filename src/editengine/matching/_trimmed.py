@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from editengine.matching._base import Match
+from editengine.matching._base import Match, refuse_past_max_places
 from editengine.matching._lines import (
     LineBlock,
     OldLines,
@@ -20,19 +20,23 @@ def line_block_matches(
     content: str,
     old: str,
     *,
+    tier: str,
     key: KeyFunction = strip_key,
     transform_new: Callable[[str], str] | None = None,
     fix_line: FixLine | None = None,
 ) -> list[Match]:
-    """Every run of whole lines equal to old_string's lines under ``key``, as matches."""
+    """Every run of whole lines equal to old_string's lines under ``key``, as matches;
+    :class:`TooManyPlaces` (for ``tier``) past :data:`MAX_PLACES` of them."""
     old_lines = OldLines.of(old)
     view = line_view(content)
     old_keys = [key(line) for line in old_lines.lines]
+    firsts = find_line_blocks(view, old_keys, key)
+    refuse_past_max_places(tier, firsts, len(old_keys))
     return [
         LineBlock(view, first, len(old_keys), old_lines, key, fix_line=fix_line).to_match(
             transform_new
         )
-        for first in find_line_blocks(view, old_keys, key)
+        for first in firsts
     ]
 
 
@@ -47,7 +51,7 @@ class LineTrimmedTier:
     fuzzy: ClassVar[bool] = False
 
     def find(self, content: str, old: str) -> list[Match]:
-        matches = line_block_matches(content, old)
+        matches = line_block_matches(content, old, tier=self.name)
         if matches:
             # A quote whose first line may start mid-line and whose last may stop mid-line
             # also fits wherever those lines merely end and begin that way: a second place.
@@ -120,7 +124,7 @@ class BoundaryTrimTier:
                 return trimmed + ending
             return new
 
-        matches = line_block_matches(content, core, transform_new=trim_new)
+        matches = line_block_matches(content, core, tier=self.name, transform_new=trim_new)
         if matches or "\n" in core.rstrip("\n"):
             return matches
         return _substring_matches(content, core.strip(), trim_new)

@@ -35,7 +35,9 @@ class UnescapeTier:
             transform = _new_transform(unescape, escapes_in_old)
             matches = _exact(content, candidate, transform)
             if not matches and "\n" in candidate:
-                matches = line_block_matches(content, candidate, transform_new=transform)
+                matches = line_block_matches(
+                    content, candidate, tier=self.name, transform_new=transform
+                )
             if matches:
                 return matches
         return []

@@ -11,7 +11,7 @@ from rapidfuzz.distance import Indel
 
 from editengine._text import ascii_punctuation, has_typographic_punctuation
 from editengine.matching import _search as search
-from editengine.matching._base import Match
+from editengine.matching._base import Match, refuse_past_max_places
 from editengine.matching._lines import (
     LineBlock,
     LineView,
@@ -127,11 +127,13 @@ def _line_blocks(
     old_lines = OldLines.of(old)
     old_keys = [_punctuation_key(line) for line in old_lines.lines]
     view = line_view(content)
+    firsts = find_line_blocks(view, old_keys, _punctuation_key, translated=plain_content)
+    refuse_past_max_places(UnicodePunctuationTier.name, firsts, len(old_keys))
     return [
         LineBlock(
             view, first, len(old_keys), old_lines, _punctuation_key, fix_line=_fix_line
         ).to_match(transform)
-        for first in find_line_blocks(view, old_keys, _punctuation_key, translated=plain_content)
+        for first in firsts
     ]
 
 
