@@ -168,6 +168,12 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_confirm_and_hooks.py",
         "tests/engine/test_telemetry_hooks.py",
     ),
+    "engine/_relatedness.py": (
+        "tests/engine/test_relatedness_guard.py",
+        "tests/engine/test_fixer_verdict.py",
+        "tests/integration/test_fixer_relatedness.py",
+        "tests/integration/test_malicious_fixer.py",
+    ),
     "engine/_landed.py": (
         "tests/engine/test_landed_corrections.py",
         "tests/engine/test_fixer_step.py",
