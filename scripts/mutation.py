@@ -174,6 +174,13 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/integration/test_fixer_relatedness.py",
         "tests/integration/test_malicious_fixer.py",
     ),
+    "engine/_fixing.py": (
+        "tests/engine/test_fixer_judgement.py",
+        "tests/engine/test_fixer_step.py",
+        "tests/engine/test_fixer_verdict.py",
+        "tests/integration/test_fixer_relatedness.py",
+        "tests/integration/test_malicious_fixer.py",
+    ),
     "engine/_landed.py": (
         "tests/engine/test_landed_corrections.py",
         "tests/engine/test_fixer_step.py",
@@ -539,6 +546,22 @@ EQUIVALENT: dict[str, str] = {
     "editengine.matching._closest.x_closest_regions__mutmut_7": (
         "a blank quote has no line to vote with nor to search by likeness, and an empty file no "
         "line like any quote: both end with no region either way"
+    ),
+    "editengine.engine._relatedness.x_occurrences__mutmut_12": (
+        "str.count takes None for a start of 0"
+    ),
+    "editengine.engine._relatedness.x_occurrences__mutmut_22": (
+        "the last character dropped from every part, not only from one ending in a line break: "
+        "a last character that is not a line break holds none to count"
+    ),
+    "editengine.engine._relatedness.xǁRelatednessGuardǁsplits_a_word__mutmut_44": (
+        "the word named from one character after the cut end: the search ends on a word "
+        "character there, so the scan back from the next character finds the same word"
+    ),
+    "editengine.engine._relatedness.xǁRelatednessGuardǁsplits_a_word__mutmut_54": (
+        "the next place looked for from two characters on: a place one character on exists "
+        "only for a search of one repeated character, and then the first place already ends "
+        "inside a word (refused there) or neither place can cut a word"
     ),
 }
 

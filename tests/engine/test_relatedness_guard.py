@@ -7,6 +7,7 @@ import pytest
 
 from editengine._errors import BadRequest
 from editengine._results import Region
+from editengine.engine._edit_equivalence import NotTheRequestedEdit
 from editengine.engine._relatedness import (
     RelatednessGuard,
     core_similarity,
@@ -61,9 +62,31 @@ def test_a_search_on_word_boundaries_or_absent_or_empty_splits_nothing() -> None
 def test_every_place_of_the_search_is_checked_not_only_the_first() -> None:
     guard = RelatednessGuard()
     assert guard.splits_a_word(text="ab ab", search="ab") is None
-    assert guard.splits_a_word(text="ab xab", search="ab") == (
+    for text in ("ab xab", "ab xab ab"):
+        assert guard.splits_a_word(text=text, search="ab") == (
+            "its search text starts or ends inside a word of the file ('ab' in 'xab')"
+        )
+
+
+def test_a_word_cut_at_the_second_character_of_the_file_is_found() -> None:
+    assert RelatednessGuard().splits_a_word(text="xab", search="ab") == (
         "its search text starts or ends inside a word of the file ('ab' in 'xab')"
     )
+
+
+def test_a_search_cut_inside_a_word_at_its_start_is_refused_whatever_follows() -> None:
+    why = RelatednessGuard().splits_a_word(text="ab = 1\n", search="b = 1")
+    assert why is not None and "'ab'" in why
+
+
+def test_the_word_named_is_the_one_cut_at_the_start_when_both_ends_are_cut() -> None:
+    why = RelatednessGuard().splits_a_word(text="x = cartTotal + 10\n", search="Total + 1")
+    assert why is not None and why.endswith("in 'cartTotal')")
+
+
+def test_a_word_at_the_very_start_of_the_file_is_named_whole() -> None:
+    why = RelatednessGuard().splits_a_word(text="cartTotal = x", search="cartTota")
+    assert why is not None and why.endswith("in 'cartTotal')")
 
 
 def test_line_endings_do_not_hide_a_cut_word() -> None:
@@ -101,14 +124,27 @@ def test_a_search_exactly_as_like_old_string_as_required_counts() -> None:
     )
 
 
-def test_a_search_that_is_not_text_shows_no_place() -> None:
-    # A search of None is ignored, not read as some text that may stand in the file.
+def test_a_search_that_is_not_text_or_not_given_shows_no_place() -> None:
+    # No search is read as some text that may stand in the file.
+    request = {"text": "XXXX = 2\n", "old_string": "XXXX = 1\n", "new_string": "XXXX = 2\n"}
+    guard = RelatednessGuard()
+    assert not guard.already_applied_where_meant(**request, closest=(), search=None)  # type: ignore[arg-type]
+    assert not guard.already_applied_where_meant(**request, closest=())
+
+
+def test_new_string_on_the_line_beside_the_region_meant_is_not_the_edit_done_there() -> None:
     assert not RelatednessGuard().already_applied_where_meant(
-        text="XXXX = 2\n",
-        old_string="XXXX = 1\n",
-        new_string="XXXX = 2\n",
-        closest=(),
-        search=None,  # type: ignore[arg-type]
+        text="count = 3\nother = 9\n",
+        old_string="count = 2\n",
+        new_string="count = 3\n",
+        closest=(Region(2, 2, 0.5),),
+    )
+
+
+def test_a_request_that_only_respaces_is_never_believed_done_by_a_no_change_answer() -> None:
+    # Nothing of it can be compared token by token with the place.
+    assert not RelatednessGuard().already_applied_where_meant(
+        text="x = 1\n", old_string="x=1\n", new_string="x = 1\n", closest=(Region(1, 1, 0.9),)
     )
 
 
@@ -239,13 +275,36 @@ def test_overlapping_occurrences_are_each_counted() -> None:
 
 
 def test_the_core_of_a_search_that_quotes_old_string_among_context_is_old_string() -> None:
-    old = "alpha = 1\n    beta = 2\n"
-    search = "header\nalpha = 1\n  beta = 2\nfooter\nmore\n"
+    old = "X = 1\n    beta = 2\n"
+    search = "header\nX = 1\n  beta = 2\nfooter\nmore\n"
     assert search_similarity(old, search) < 1.0
     assert core_similarity(old, search) == 1.0
     assert core_similarity("\r\n" + old, search.replace("\n", "\r\n")) == 1.0
+    assert core_similarity(old, "header\n" + old) == 1.0
+
+
+def test_the_core_is_made_of_whole_lines_not_of_words_across_line_breaks() -> None:
+    assert core_similarity("a = 1\nb = 2\n", "head\na = 1 b\n= 2\ntail\n") < 1.0
+
+
+def test_a_blank_old_string_is_like_no_line() -> None:
+    assert core_similarity("\n", "a = 1\n") == 0.0
 
 
 def test_similarity_ignores_how_whitespace_is_spread() -> None:
     assert search_similarity("a  b\n\tc", "a b c") == 1.0
     assert search_similarity("a b", "ab") < 1.0
+
+
+def test_without_the_file_a_misquoted_name_is_renamed_only_as_the_search_shows() -> None:
+    old = "count = line.XXXY\nfor line in lines:\n    result += line.cost\n"
+    new = old.replace("    result", "    if line.XXXY == 0:\n        continue\n    result")
+    search = "for item in items:\n    total += item.price\n"
+    replace = (
+        "for item in items:\n    if item.XXXX == 0:\n        continue\n    total += item.price\n"
+    )
+    guard = RelatednessGuard()
+    request = {"old_string": old, "new_string": new, "search": search, "replace": replace}
+    assert guard.replacement(**request, file_text="count = item.XXXX\n") == replace
+    with pytest.raises(NotTheRequestedEdit, match="turns 'XXXY' into 'XXXX'"):
+        guard.replacement(**request)
