@@ -563,6 +563,17 @@ EQUIVALENT: dict[str, str] = {
         "only for a search of one repeated character, and then the first place already ends "
         "inside a word (refused there) or neither place can cut a word"
     ),
+    "editengine.engine._fixing.x_judge_correction__mutmut_21": (
+        "a refusal without closest regions (an AmbiguousMatch) gives None instead of (): both "
+        "are falsy, so its candidates are taken either way"
+    ),
+    "editengine.engine._fixing.x_judge_correction__mutmut_124": (
+        "a search that is not text handed to the guard as is: the guard reads only a str "
+        "search and takes anything else as none"
+    ),
+    "editengine.engine._fixing.x__fixer_failed__mutmut_81": (
+        "shared_call missing reads as None instead of False: neither is True"
+    ),
 }
 
 # Read by the code under test (prompt templates, the bundled benchmark).

@@ -3,10 +3,14 @@ to the error, what a failed call records, and the fixer's deadline as telemetry 
 
 from __future__ import annotations
 
+import hashlib
+import time
 from types import SimpleNamespace
 
 import pytest
 
+from editengine import edit_text
+from editengine._edits import EditSpec
 from editengine._errors import (
     AmbiguousMatch,
     CountMismatch,
@@ -17,7 +21,11 @@ from editengine._errors import (
 )
 from editengine._results import Region
 from editengine.engine import _fixing as fixing
-from editengine.fixer._protocol import Correction
+from editengine.engine._edit_equivalence import NotTheRequestedEdit
+from editengine.engine._jobs import NeedsFix
+from editengine.engine._relatedness import RelatednessGuard
+from editengine.files._reading import FileSnapshot
+from editengine.fixer._protocol import Correction, FixRequest
 
 
 def test_an_ambiguous_search_is_described_by_its_places() -> None:
@@ -185,3 +193,303 @@ def test_a_call_shared_with_a_concurrent_caller_counts_as_a_cache_hit(
     with pytest.raises(NoMatch):
         engine.edit("g.py", WRONG_OLD, NEW)
     assert observer.events[-1][1].fixer.cache_hit is True
+
+
+# ------------------------------------------------------------------ the judgement itself
+
+FILE = "def total(rows):\n    s = 0\n    for r in rows:\n        s += r.amount\n    return s\n"
+SPEC = EditSpec("    s += r.amout\n", "    s += r.amount * r.rate\n")
+
+
+def _snapshot(text: str) -> FileSnapshot:
+    data = text.encode()
+    return FileSnapshot(True, text, hashlib.sha256(data).hexdigest(), len(data))
+
+
+def _judge(correction: Correction, now: str = FILE, spec: EditSpec = SPEC) -> fixing.Verdict:
+    try:
+        edit_text(FILE, spec.old_string, spec.new_string, match_mode="exact")
+    except NoMatch as error:
+        request = FixRequest("f.py", FILE, spec.old_string, spec.new_string, error, "why")
+        step = NeedsFix(None, _snapshot(FILE), error, request)  # type: ignore[arg-type]
+    return fixing.judge_correction(
+        spec,
+        step,
+        _snapshot(now),
+        correction,
+        run=lambda text, old, new: edit_text(text, old, new),
+        guard=RelatednessGuard(),
+    )
+
+
+def _why(correction: Correction, now: str = FILE) -> str:
+    decision = _judge(correction, now).decision
+    assert isinstance(decision, fixing.Refused)
+    return decision.why
+
+
+@pytest.mark.parametrize(
+    ("search", "replace", "why"),
+    [
+        ("", "x", "its search text is empty"),
+        (None, "x", "its search text is empty"),
+        ("    s += r.amount\n", None, "its replacement is not text"),
+        ("    s += r.amount\n", "    s += r.amount\n", "its search and replace are identical"),
+    ],
+)
+def test_an_unusable_answer_is_refused_saying_what_is_wrong_with_it(search, replace, why) -> None:
+    assert _why(Correction(search, replace)) == why  # type: ignore[arg-type]
+
+
+def test_a_search_cut_inside_a_word_is_refused_before_it_is_placed() -> None:
+    why = _why(Correction("s += r.amoun", "s += r.amount * r.rate"))
+    assert why.startswith("its search text starts or ends inside a word of the file")
+
+
+def test_a_search_the_cascade_cannot_place_is_refused_with_the_cascade_s_reason() -> None:
+    why = _why(Correction("    s += r.total\n", "    s += r.total * r.rate\n"))
+    assert why == "its search text does not place the edit safely (it is not in the file)"
+
+
+def test_an_answer_that_changes_nothing_elsewhere_is_refused() -> None:
+    # The answer's search and replace agree with the request, but the file already reads
+    # as its replace somewhere that is not where old_string meant.
+    text = FILE + "\n\ndef other(rows):\n    t = 0\n    t += r.amount * r.rate\n"
+    why = _why(Correction("    t += r.amount\n", "    t += r.amount * r.rate\n"), now=text)
+    assert why == "it changes nothing and new_string is not where old_string meant"
+
+
+def test_a_no_change_answer_elsewhere_is_refused_naming_where_old_string_most_nearly_is() -> None:
+    assert _why(Correction("", "", no_changes_required=True)) == (
+        "it said no change was needed, but new_string is not in the file where old_string "
+        "most nearly is (line 4 (96% similar)), in place of what old_string quotes"
+    )
+
+
+CHANGED = "# header\n" + FILE
+NOTED = (
+    "The file changed on disk while the LLM fixer ran; the correction was checked against "
+    "the new content."
+)
+
+
+def test_a_correction_checked_on_a_changed_file_is_placed_by_the_file_s_new_lines() -> None:
+    verdict = _judge(Correction("    s += r.amount\n", "    s += r.amount * r.rate\n"), CHANGED)
+    assert isinstance(verdict.decision, fixing.Accepted)
+    assert verdict.decision.edit.new_content == CHANGED.replace("r.amount\n", "r.amount * r.rate\n")
+    assert verdict.notes == (NOTED,)
+    assert verdict.recheck and verdict.fix_pass
+    assert verdict.error.closest[0].start_line == 5  # where old_string most nearly is now
+
+
+def test_a_refusal_on_a_changed_file_answers_with_the_error_of_its_current_content() -> None:
+    verdict = _judge(Correction("    s += r.total\n", "    s += r.total * r.rate\n"), CHANGED)
+    assert isinstance(verdict.decision, fixing.Refused)
+    assert verdict.notes == (NOTED,)
+    assert verdict.error_notes == (
+        "The file changed on disk while the LLM fixer ran: this error describes its "
+        "current content, not what you read.",
+    )
+    assert verdict.error.closest[0].start_line == 5
+    assert verdict.recheck and verdict.error.trace == verdict.recheck
+
+
+def test_a_no_change_answer_on_a_changed_file_looks_where_old_string_is_now() -> None:
+    # The place meant moved down a line; new_string stands there now.
+    now = "# header\n" + FILE.replace("        s += r.amount\n", "        s += r.amount * r.rte\n")
+    verdict = _judge(Correction("", "", no_changes_required=True), now)
+    assert isinstance(verdict.decision, fixing.Refused)
+    assert "(line 5 (" in verdict.decision.why
+
+
+def test_the_model_s_explanation_is_kept_and_an_empty_one_is_none() -> None:
+    answer = Correction("    s += r.amount\n", "    s += r.amount * r.rate\n", explanation="typo")
+    decision = _judge(answer).decision
+    assert isinstance(decision, fixing.Accepted)
+    assert (decision.explanation, decision.fixer_outcome, decision.by_fixer) == (
+        "typo",
+        "corrected",
+        True,
+    )
+    bare = _judge(Correction("    s += r.amount\n", "    s += r.amount * r.rate\n")).decision
+    assert isinstance(bare, fixing.Accepted) and bare.explanation is None
+
+
+def test_a_file_changed_so_that_the_original_edit_matches_needs_no_correction() -> None:
+    now = FILE.replace("r.amount\n", "r.amout\n")
+    verdict = _judge(Correction("    s += r.amount\n", "    s += r.amount * r.rate\n"), now)
+    decision = verdict.decision
+    assert isinstance(decision, fixing.Accepted)
+    assert decision.edit.new_content == FILE.replace("r.amount\n", "r.amount * r.rate\n")
+    assert (decision.by_fixer, decision.fixer_outcome) == (False, None)
+    assert decision.fixer_note == "not used: the original edit matched the changed file"
+    assert verdict.notes == (
+        "The file changed on disk while the LLM fixer ran; the original edit matches the new "
+        "content, so it was applied as given.",
+    )
+    assert isinstance(verdict.error, NoMatch) and verdict.error_notes == ()
+    assert verdict.recheck == tuple(decision.edit.trace) and verdict.recheck
+
+
+def test_a_changed_file_where_old_string_is_now_ambiguous_keeps_both_places_in_view() -> None:
+    # The typo now stands twice: the re-check is ambiguous, and its places are where a
+    # "no change needed" answer is looked for.
+    now = FILE.replace("        s += r.amount\n", "        s += r.amout\n        s += r.amout\n")
+    verdict = _judge(Correction("", "", no_changes_required=True), now)
+    assert isinstance(verdict.decision, fixing.Refused)
+    assert "line 4" in verdict.decision.why and "line 5" in verdict.decision.why
+    assert verdict.error_notes[0].startswith(
+        "The file changed on disk while the LLM fixer ran; on its current content,"
+    )
+
+
+def test_a_refusal_carries_the_cascade_s_error_and_the_trace_of_placing_the_search() -> None:
+    verdict = _judge(Correction("    s += r.total\n", "    s += r.total * r.rate\n"))
+    decision = verdict.decision
+    assert isinstance(decision, fixing.Refused) and isinstance(decision.cause, NoMatch)
+    assert verdict.fix_pass == tuple(decision.cause.trace) and verdict.fix_pass
+    assert verdict.error_notes == () and verdict.recheck == ()
+
+
+def test_an_answer_that_changes_nothing_elsewhere_keeps_its_trace() -> None:
+    text = FILE + "\n\ndef other(rows):\n    t = 0\n    t += r.amount * r.rate\n"
+    verdict = _judge(Correction("    t += r.amount\n", "    t += r.amount * r.rate\n"), now=text)
+    assert isinstance(verdict.decision, fixing.Refused) and verdict.fix_pass
+
+
+def test_the_fixer_is_told_whether_to_replace_all_and_how_many(make_engine, write, fake_fixer):
+    write("g.py", SOURCE)
+    fixer = fake_fixer(RuntimeError("no answer"))
+    with pytest.raises(NoMatch):
+        make_engine(fixer=fixer).edit("g.py", WRONG_OLD, NEW, expected_replacements=1)
+    assert fixer.requests[0].expected_replacements == 1
+    fixer = fake_fixer(RuntimeError("no answer"))
+    with pytest.raises(NoMatch):
+        make_engine(fixer=fixer).edit("g.py", WRONG_OLD, NEW, replace_all=True)
+    assert fixer.requests[0].replace_all is True
+
+
+GOOD = Correction("    return 'hello ' + name", "    return 'hi ' + name", provider="p")
+
+
+def test_a_successful_call_records_the_fixer_s_deadline(make_engine, write, fake_fixer, observer):
+    write("g.py", SOURCE)
+    fixer = fake_fixer(GOOD)
+    fixer.timeout = 2
+    make_engine(fixer=fixer, telemetry=observer).edit("g.py", WRONG_OLD, NEW)
+    call = observer.events[-1][1].fixer
+    assert (call.provider, call.outcome, call.deadline_ms) == ("p", "corrected", 2000.0)
+
+
+async def test_an_async_call_records_the_deadline_and_the_failure(
+    make_engine, write, fake_fixer, observer
+) -> None:
+    write("g.py", SOURCE)
+    fixer = fake_fixer(GOOD)
+    fixer.timeout = 2
+    await make_engine(fixer=fixer, telemetry=observer).aedit("g.py", WRONG_OLD, NEW)
+    assert observer.events[-1][1].fixer.deadline_ms == 2000.0
+    assert fixer.requests[0].old_string == WRONG_OLD
+    write("g.py", SOURCE)
+    failing = fake_fixer(RuntimeError("bug in a fixer"))
+    failing.timeout = 3
+    with pytest.raises(NoMatch):
+        await make_engine(fixer=failing, telemetry=observer).aedit("g.py", WRONG_OLD, NEW)
+    call = observer.events[-1][1].fixer
+    assert (call.outcome, call.deadline_ms) == ("error", 3000.0)
+    assert call.note == "RuntimeError('bug in a fixer')"
+
+
+def test_an_unexpected_fixer_crash_is_logged_and_a_fixer_error_is_not(
+    make_engine, write, fake_fixer, caplog
+) -> None:
+    write("g.py", SOURCE)
+    with caplog.at_level("WARNING", logger="editengine"), pytest.raises(NoMatch):
+        make_engine(fixer=fake_fixer(RuntimeError("bug"))).edit("g.py", WRONG_OLD, NEW)
+    (record,) = [r for r in caplog.records if r.name == "editengine"]
+    assert record.getMessage() == "the fixer raised an unexpected error"
+    assert record.exc_info and isinstance(record.exc_info[1], RuntimeError)
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="editengine"), pytest.raises(NoMatch):
+        make_engine(fixer=fake_fixer(InvalidCorrection("bad"))).edit("g.py", WRONG_OLD, NEW)
+    assert not [r for r in caplog.records if r.name == "editengine"]
+
+
+TYPO_FIX = EditSpec("    s += r.amout\n", "    s += r.amount\n")
+
+
+def test_a_no_change_answer_where_new_string_stands_is_accepted_as_changing_nothing() -> None:
+    verdict = _judge(Correction("", "", no_changes_required=True), spec=TYPO_FIX)
+    decision = verdict.decision
+    assert isinstance(decision, fixing.Accepted)
+    assert (decision.edit.replacements, decision.edit.strategy) == (0, "already_applied")
+    assert decision.edit.no_change and decision.edit.new_content == FILE
+    assert (decision.fixer_outcome, decision.by_fixer) == ("no_change", True)
+    assert isinstance(verdict.error, NoMatch) and verdict.error_notes == ()
+
+
+def test_a_correction_placed_away_from_the_place_meant_is_refused_with_its_trace() -> None:
+    verdict = _judge(Correction("    s = 0\n", "    s = 0 * r.rate\n"))
+    assert isinstance(verdict.decision, fixing.Refused)
+    assert verdict.decision.why.startswith("it pointed elsewhere")
+    assert verdict.fix_pass
+
+
+def test_an_answer_with_another_edit_is_refused_with_the_disagreement_as_its_cause() -> None:
+    verdict = _judge(Correction("    s += r.amount\n", "    s -= r.amount * r.rate\n"))
+    assert isinstance(verdict.decision, fixing.Refused)
+    assert isinstance(verdict.decision.cause, NotTheRequestedEdit)
+    assert verdict.decision.why == str(verdict.decision.cause) and verdict.fix_pass
+
+
+def test_a_no_change_refusal_names_every_contender_or_none() -> None:
+    guard = RelatednessGuard()
+    two = (Region(3, 3, 0.9), Region(8, 9, 0.88))
+    assert fixing._not_applied_where_meant(guard, two) == (
+        "it said no change was needed, but new_string is not in the file where old_string "
+        "most nearly is (line 3 (90% similar), lines 8-9 (88% similar)), in place of what "
+        "old_string quotes"
+    )
+    assert fixing._not_applied_where_meant(guard, ()) == (
+        "it said no change was needed, but new_string is not in the file where old_string "
+        "most nearly is, in place of what old_string quotes"
+    )
+
+
+def test_a_refused_correction_is_recorded_and_noted_for_the_agent(
+    make_engine, write, fake_fixer, observer
+) -> None:
+    write("g.py", SOURCE)
+    answer = Correction("not in the file", "qqq = 7", provider="fake")
+    with pytest.raises(NoMatch) as caught:
+        make_engine(fixer=fake_fixer(answer), telemetry=observer).edit("g.py", WRONG_OLD, NEW)
+    why = "its search text does not place the edit safely (it is not in the file)"
+    assert (
+        f"The LLM fixer proposed a correction, but {why}. The model's answer was not used; "
+        "your old_string still does not match the file, so correct it and try again."
+    ) in str(caught.value)
+    assert isinstance(caught.value.__cause__, NoMatch)
+    call = observer.events[-1][1].fixer
+    assert (call.outcome, call.note, call.provider) == ("failed_validation", why, "fake")
+
+
+def test_a_file_that_changed_into_a_match_records_that_the_answer_was_not_used(
+    make_engine, write, fake_fixer, observer
+) -> None:
+    path = write("g.py", SOURCE)
+    fixer = fake_fixer(GOOD, during=lambda request: path.write_text(WRONG_OLD))
+    make_engine(fixer=fixer, telemetry=observer).edit("g.py", WRONG_OLD, NEW)
+    assert path.read_text() == NEW
+    call = observer.events[-1][1].fixer
+    assert call.note == "not used: the original edit matched the changed file"
+
+
+def test_a_failed_call_s_latency_is_in_milliseconds(make_engine, write, fake_fixer, observer):
+    write("g.py", SOURCE)
+    fixer = fake_fixer(RuntimeError("late"), during=lambda request: time.sleep(0.02))
+    fixer.provider = SimpleNamespace(name=5, model=7)  # not names: recorded as none
+    with pytest.raises(NoMatch):
+        make_engine(fixer=fixer, telemetry=observer).edit("g.py", WRONG_OLD, NEW)
+    call = observer.events[-1][1].fixer
+    assert 20.0 <= call.latency_ms < 60_000.0
+    assert (call.provider, call.model) == (None, None)
