@@ -27,10 +27,12 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,6 +67,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_path_locks.py",
     ),
     "files/_reading.py": (
+        "tests/engine/test_file_reading.py",
         "tests/engine/test_errors_leave_files_intact.py",
         "tests/engine/test_edit_files.py",
         "tests/engine/test_stale_protection.py",
@@ -122,6 +125,26 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "fixer/_deadline.py": (
         "tests/fixer/test_deadline.py",
         "tests/fixer/test_llm_fixer.py",
+    ),
+    "fixer/_schema.py": (
+        "tests/fixer/test_schema.py",
+        "tests/fixer/test_llm_fixer.py",
+    ),
+    "fixer/_factory.py": ("tests/providers/test_sdk_providers.py",),
+    "fixer/_llm.py": (
+        "tests/fixer/test_llm_fixer_contract.py",
+        "tests/fixer/test_llm_fixer.py",
+        "tests/fixer/test_single_flight.py",
+        "tests/fixer/test_budget.py",
+    ),
+    "fixer/_prompt.py": (
+        "tests/fixer/test_prompt.py",
+        "tests/fixer/test_budget.py",
+    ),
+    "fixer/_window.py": (
+        "tests/fixer/test_window.py",
+        "tests/fixer/test_budget.py",
+        "tests/fixer/test_prompt.py",
     ),
     "matching/_closest.py": (
         "tests/matching/test_closest_regions.py",
@@ -306,6 +329,44 @@ _NOT_VERBATIM = (
     "the typography tier's matches are never verbatim: None and the default are False as well"
 )
 _ONE_CHARACTER = "a fence is one character repeated: its second character is its first"
+_NO_BINARY_READ = (
+    "O_BINARY exists only on Windows: looked up on None or under another name it is the same "
+    "default 0"
+)
+_FOLLOW_DEFAULT = "follow_symlinks=True is os.stat's default"
+_ZERO_READ = "a read of 0 bytes returns b'' at once, which ends the loop: one extra empty read"
+_LEADER_ON_TIME = (
+    "an async follower's wait bound: the leader runs under the same deadline, started first, "
+    "and lands by it (a hanging provider still times out on time), so the follower gets the "
+    "leader's outcome either way"
+)
+_PRICED_FALLBACK = (
+    "_priced, called right after, falls back to the provider's model when the error has none"
+)
+_DEFAULT_FALSE = "cache_hit=False is the Correction's default"
+_CODEC_CASE = 'codec names are case-insensitive: "UTF-8" is "utf-8"'
+_NONE_IS_EMPTY = "re.sub takes None from its function as an empty string: the same bare prompt"
+_BARE_FACTS = (
+    "the bare prompt (no file) is only weighed: its windowed flag and line counts are never read"
+)
+_ROOM_WITH_BUDGET = "room is None exactly when max_bytes is None: both halves decide alike"
+_EMPTY_EITHER_WAY = "None or () is (): an error without candidates has no closest regions"
+_FOCUS_UNUSED = "the focus only places shortened lines, and this render shortens none (no cap)"
+_SPANS_CUT = (
+    "spans() keeps the most similar max_regions of the regions it is given: more likely lines "
+    "ranked the same way give the same windows"
+)
+_NO_THRESHOLD = "spans() does not read the line threshold"
+_ROUGH_BOUND = (
+    "the cheap bound only skips rendering: a smaller one renders more windows, which the "
+    "exact byte count then refuses the same way; a window as long as the budget in "
+    "characters is over it once numbered"
+)
+_FIRST_COPY = (
+    "a copy at the line's start is a perfect alignment, which rapidfuzz finds there too: the "
+    "same middle"
+)
+_READ_PIECE = "pieces of 2 MiB instead of 1 MiB: the same bytes, read with a larger buffer per call"
 EQUIVALENT: dict[str, str] = {
     "editengine.files._atomic.x_atomic_write_at__mutmut_3": (
         'backup starting as "" instead of None: the cleanup unlinks "" (ENOENT, ignored)'
@@ -483,6 +544,57 @@ EQUIVALENT: dict[str, str] = {
         "a line break at 0 missed: the text then starts with that blank line, which "
         "_first_indent skips, so the quote's first line is the same"
     ),
+    "editengine.files._reading.x_read_snapshot__mutmut_6": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot__mutmut_9": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot__mutmut_12": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot__mutmut_15": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot__mutmut_18": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot__mutmut_21": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_38": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_41": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_44": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_47": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_50": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_53": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_68": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_71": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_74": _POSIX_FLAG,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_57": _NO_BINARY_READ,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_63": _NO_BINARY_READ,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_64": _NO_BINARY_READ,
+    "editengine.files._reading.x_read_snapshot_at__mutmut_4": _FALSY,
+    "editengine.files._reading.x__link_refusal__mutmut_6": _FOLLOW_DEFAULT,
+    "editengine.files._reading.x_decode__mutmut_26": _CODEC_CASE,
+    "editengine.files._reading.x_decode__mutmut_30": "bytes.count takes None for a start of 0",
+    "editengine.files._reading.x__read_at_most__mutmut_3": _ZERO_READ,
+    "editengine.files._reading.x__read_at_most__mutmut_15": _READ_PIECE,
+    "editengine.files._reading.x__read_at_most__mutmut_16": _READ_PIECE,
+    "editengine.fixer._window.x_excerpt__mutmut_30": _FOCUS_UNUSED,
+    "editengine.fixer._window.x_excerpt__mutmut_45": _SPANS_CUT,
+    "editengine.fixer._window.x_excerpt__mutmut_70": _NO_THRESHOLD,
+    "editengine.fixer._window.x_excerpt__mutmut_101": _NO_THRESHOLD,
+    "editengine.fixer._window.x__likely_regions__mutmut_8": (
+        'no needle probes "XXXX", under the eight characters a probe needs: nothing found '
+        "either way"
+    ),
+    "editengine.fixer._window.x__render_within__mutmut_10": _ROUGH_BOUND,
+    "editengine.fixer._window.x__render_within__mutmut_12": _ROUGH_BOUND,
+    "editengine.fixer._window.xǁ_Focusǁ_find__mutmut_6": _FIRST_COPY,
+    "editengine.fixer._window.xǁ_Focusǁ_find__mutmut_7": _FIRST_COPY,
+    "editengine.fixer._prompt.xǁPromptBuilderǁbuild__mutmut_25": _NONE_IS_EMPTY,
+    "editengine.fixer._prompt.xǁPromptBuilderǁbuild__mutmut_26": _BARE_FACTS,
+    "editengine.fixer._prompt.xǁPromptBuilderǁbuild__mutmut_33": _BARE_FACTS,
+    "editengine.fixer._prompt.xǁPromptBuilderǁ_render__mutmut_1": _BARE_FACTS,
+    "editengine.fixer._prompt.xǁPromptBuilderǁ_render__mutmut_2": _BARE_FACTS,
+    "editengine.fixer._prompt.xǁPromptBuilderǁ_render__mutmut_3": _BARE_FACTS,
+    "editengine.fixer._prompt.xǁPromptBuilderǁbuild__mutmut_82": _ROOM_WITH_BUDGET,
+    "editengine.fixer._prompt.x_choose_boundary__mutmut_12": _CODEC_CASE,
+    "editengine.fixer._prompt.x__closest__mutmut_6": _EMPTY_EITHER_WAY,
+    "editengine.fixer._llm.xǁLLMFixerǁacorrect__mutmut_14": _LEADER_ON_TIME,
+    "editengine.fixer._llm.xǁLLMFixerǁ_accept__mutmut_34": _PRICED_FALLBACK,
+    "editengine.fixer._llm.xǁLLMFixerǁ_accept__mutmut_39": _PRICED_FALLBACK,
+    "editengine.fixer._llm.xǁLLMFixerǁ_accept__mutmut_40": _PRICED_FALLBACK,
+    "editengine.fixer._llm.xǁLLMFixerǁ_accept__mutmut_69": _DEFAULT_FALSE,
     "editengine.matching._unicode.xǁUnicodePunctuationTierǁ_find_one_for_one__mutmut_17": (
         "translating by an empty table changes nothing"
     ),
@@ -589,22 +701,26 @@ class Score:
     timeout: list[str]
     no_tests: list[str]
     equivalent: list[str]
+    crashed: list[str] = field(default_factory=list)
 
     @property
     def judged(self) -> int:
-        return self.killed + len(self.survived) + len(self.timeout) + len(self.no_tests)
+        caught = self.killed + len(self.timeout) + len(self.crashed)
+        return caught + len(self.survived) + len(self.no_tests)
 
     @property
     def percent(self) -> float:
-        # A mutant that makes the tests hang is caught (they never pass), as a killed one is.
-        detected = self.killed + len(self.timeout)
+        # A mutant that makes the tests hang or kills their process is caught (they never
+        # pass), as a killed one is.
+        detected = self.killed + len(self.timeout) + len(self.crashed)
         return 100.0 if self.judged == 0 else 100.0 * detected / self.judged
 
     def line(self) -> str:
+        crashed = f", crashed {len(self.crashed)}" if self.crashed else ""
         return (
             f"{self.module}: {self.percent:.1f}% — killed {self.killed}, survived "
-            f"{len(self.survived)}, timeout {len(self.timeout)}, no tests {len(self.no_tests)}, "
-            f"equivalent {len(self.equivalent)}"
+            f"{len(self.survived)}, timeout {len(self.timeout)}{crashed}, no tests "
+            f"{len(self.no_tests)}, equivalent {len(self.equivalent)}"
         )
 
 
@@ -620,6 +736,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--max-children", type=int, default=2, help="parallel mutant runs")
     parser.add_argument("--min-score", type=float, default=90.0)
+    parser.add_argument(
+        "--memory-limit",
+        type=float,
+        default=4.0,
+        help="GiB of address space each mutant run may take (0: no limit)",
+    )
     parser.add_argument("--json", type=Path, help="also write the scores here")
     args = parser.parse_args(argv)
 
@@ -640,7 +762,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.report:
         scores = [last_score(module) for module in modules]
     else:
-        scores = [run_module(module, args.max_children, again=args.again) for module in modules]
+        limit = int(args.memory_limit * (1 << 30)) or None
+        scores = [
+            run_module(module, args.max_children, again=args.again, memory_limit=limit)
+            for module in modules
+        ]
     print()
     for score in scores:
         print(score.line())
@@ -648,6 +774,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    not killed: {name}")
         for name in score.timeout:
             print(f"    timed out: {name}")
+        for name in score.crashed:
+            print(f"    crashed the tests: {name}")
     if args.json:
         args.json.write_text(json.dumps([vars(s) for s in scores], indent=2) + "\n")
     return 0 if all(s.percent >= args.min_score for s in scores) else 1
@@ -662,8 +790,15 @@ def last_score(module: str) -> Score:
     return _score(module, _results(_scratch(module), dict(os.environ)))
 
 
-def run_module(module: str, max_children: int, *, again: bool = False) -> Score:
-    """Run mutmut on one module in its scratch copy and read back its verdicts."""
+def run_module(
+    module: str, max_children: int, *, again: bool = False, memory_limit: int | None = None
+) -> Score:
+    """Run mutmut on one module in its scratch copy and read back its verdicts.
+
+    ``memory_limit`` (bytes of address space, for mutmut and every test process it starts)
+    turns a mutant that grows a list without end into a ``MemoryError`` in its own test
+    run, before it takes the machine's memory from everything else.
+    """
     scratch = _scratch(module)
     _prepare(scratch, module)
     env = dict(os.environ)
@@ -680,8 +815,20 @@ def run_module(module: str, max_children: int, *, again: bool = False) -> Score:
         if not retry:
             return last
     run = [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *retry]
-    subprocess.run(run, cwd=scratch, env=env, check=False)
+    subprocess.run(
+        run, cwd=scratch, env=env, check=False, preexec_fn=_address_space_limit(memory_limit)
+    )
     return _score(module, _results(scratch, env))
+
+
+def _address_space_limit(limit: int | None) -> Callable[[], None] | None:
+    if limit is None:
+        return None
+
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
 
 
 def _results(scratch: Path, env: dict[str, str]) -> str:
@@ -749,6 +896,8 @@ def _score(module: str, results: str) -> Score:
             score.timeout.append(name)
         elif status == "no tests":
             score.no_tests.append(name)
+        elif status == "segfault":  # the test process died: the tests did not pass
+            score.crashed.append(name)
         else:
             score.survived.append(f"{name} ({status})" if status != "survived" else name)
     return score

@@ -302,11 +302,6 @@ CASES: tuple[Case, ...] = (
 )
 
 
-# The whitespace tier's own repeated-token cases: measured here, made near-linear in that
-# tier's own work (until then they are over the 400 KB bound).
-WHITESPACE_TIER_CASES = frozenset({"whitespace_repeated_token", "whitespace_repeated_lines"})
-
-
 def case_named(name: str) -> Case:
     for case in CASES:
         if case.name == name:

@@ -16,7 +16,7 @@ from editengine._errors import (
     ProviderConfigError,
     ProviderError,
 )
-from editengine.fixer import CORRECTION_SCHEMA, LLMFixer, make_fixer
+from editengine.fixer import CORRECTION_SCHEMA, LLMFixer, PromptBudget, make_fixer
 from editengine.providers import AnthropicProvider, OpenAIProvider
 
 from .conftest import GOOD_ANSWER
@@ -250,6 +250,31 @@ def test_make_fixer_refuses_an_unknown_provider():
         make_fixer("gemini")
 
     assert "openai" in str(caught.value) and "anthropic" in str(caught.value)
+
+
+def test_make_fixer_names_the_unknown_provider_and_the_ones_it_knows():
+    with pytest.raises(BadRequest) as caught:
+        make_fixer(" Gemini")
+
+    assert caught.value.message == "Unknown fixer provider ' Gemini'."
+    assert caught.value.hint == "Choose one of: openai, anthropic."
+
+
+def test_make_fixer_takes_the_provider_name_with_spaces_around_it(backend):
+    assert make_fixer(f" {backend.name}\n", api_key="k").provider.name == backend.name
+
+
+def test_make_fixer_waits_forty_seconds_and_caches_fifty_corrections_by_default(backend):
+    fixer = make_fixer(backend.name, api_key="k")
+
+    assert fixer.timeout == 40.0
+    assert fixer.cache.maxsize == 50
+
+
+def test_make_fixer_holds_prompts_to_the_budget_it_is_given(backend):
+    budget = PromptBudget(max_bytes=20_000)
+
+    assert make_fixer(backend.name, api_key="k", prompt_budget=budget).budget is budget
 
 
 def test_an_unreadable_answer_is_still_a_project_error(backend, httpx2_mock):

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
+from unittest import mock
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
 from editengine import edit_text
-from editengine._text import _PUNCTUATION, LineIndex, ascii_punctuation
+from editengine._text import _PUNCTUATION, LineIndex, NormalizedText, ascii_punctuation
 from editengine.files._suggest import suggest_paths
+from editengine.matching import _already_applied as already_applied
 from editengine.matching import _search as search
 from editengine.matching._anchor import fuzzy_starts
 from editengine.matching._elision import ElisionTier
@@ -326,3 +328,199 @@ def test_equal_texts_share_one_line_view_and_others_do_not():
     assert line_view(same) is line_view(text)
     assert line_view(other) is not line_view(text)
     assert line_view(other).text is other
+
+
+# ----------------------------------------------------------------------------- line offsets
+
+line_queries = st.lists(
+    st.tuples(st.sampled_from(["start", "line_end", "line_of_offset"]), st.integers(-3, 90)),
+    max_size=40,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(st.text(alphabet=st.sampled_from("ab "), max_size=5), min_size=1, max_size=20),
+    final_newline=st.booleans(),
+    queries=line_queries,
+)
+def test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line(
+    lines, final_newline, queries
+):
+    # Asked in any order, near and far, past the point where counting gives way to the
+    # list of every line's offset; out-of-range questions answer (or fail) as that list does.
+    text = "\n".join(lines) + ("\n" if final_newline else "")
+    counted, listed = LineView(text), LineView(text)
+    listed.start(0)
+    _ = listed._bounds  # every answer from the list from the start
+    for method, argument in queries:
+        try:
+            expected: object = getattr(listed, method)(argument)
+        except IndexError:
+            expected = IndexError
+        try:
+            answer: object = getattr(counted, method)(argument)
+        except IndexError:
+            answer = IndexError
+        assert answer == expected, (method, argument)
+
+
+def test_a_few_offsets_are_counted_without_listing_every_line():
+    view = LineView("".join(f"line {number}\n" for number in range(1_000)))
+    assert view.start(500) == len("".join(f"line {number}\n" for number in range(500)))
+    assert view.line_of_offset(view.start(501) + 2) == 501
+    assert view.line_end(499) == view.start(500) - 1
+    assert "_bounds" not in view.__dict__
+
+
+def test_offsets_far_apart_fall_back_to_the_list_of_every_line():
+    view = LineView("x\n" * 1_000)
+    for _ in range(3):  # each pair of questions counts through the whole file twice
+        assert view.start(999) == 1_998
+        assert view.line_of_offset(1) == 0
+    assert "_bounds" in view.__dict__
+    assert view.start(999) == 1_998
+
+
+# ---------------------------------------------------------------- typography pre-search
+
+typographic_lines = st.lists(
+    st.text(alphabet=st.sampled_from("ab -\"'\u2014\u2013\u201c\u201d\u2019\u00a0\t"), max_size=7),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines=typographic_lines, first=st.integers(0, 7), count=st.integers(1, 4), data=st.data())
+def test_unicode_tier_searched_first_for_stretches_finds_what_mapping_the_file_finds(
+    lines, first, count, data
+):
+    # Quotes cut from the file (reindented, typography made ASCII, a character changed)
+    # and found by the tier as it is and by the tier that always maps the file.
+    text = "\n".join(lines) + "\n"
+    quoted = lines[first : first + count] or lines[-1:]
+    old = "\n".join(quoted)
+    if data.draw(st.booleans()):
+        old = ascii_punctuation(old)
+    if data.draw(st.booleans()):
+        old = "\n".join("  " + line.strip() for line in old.split("\n"))
+    if data.draw(st.booleans()) and old:
+        at = data.draw(st.integers(0, len(old) - 1))
+        old = old[:at] + data.draw(st.sampled_from("ab -\u2014")) + old[at + 1 :]
+    assume(old)  # the cascade never asks a tier for the empty quote
+    tier = UnicodePunctuationTier()
+    found = [(m.start, m.end) for m in tier.find(text, old)]
+    with mock.patch.object(LineView, "may_hold_all", return_value=True):
+        mapped = [(m.start, m.end) for m in tier.find(text, old)]
+    assert found == mapped
+
+
+def test_unicode_tier_does_not_map_a_file_without_a_stretch_of_the_quote():
+    content = "intro \u2014 text\n" + "def handler(request):\n    return request\n" * 50
+    view = line_view(content)
+    assert UnicodePunctuationTier().find(content, "def handlr(request):\n    return request") == []
+    assert ("ascii_punctuation",) not in view.memo
+    # Every stretch is there: the file is mapped and the dash found.
+    assert UnicodePunctuationTier().find(content, "intro - text")
+    assert ("ascii_punctuation",) in view.memo
+
+
+token_lines = st.lists(
+    st.lists(st.sampled_from(["value", "val", "x", "=", "(", ")", "call", "callee", ","])).map(
+        " ".join
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=token_lines, first=st.integers(0, 5), count=st.integers(1, 3), data=st.data())
+def test_whitespace_tier_looking_words_up_first_finds_what_walking_finds(lines, first, count, data):
+    text = "\n".join(lines) + "\n"
+    old = " ".join(" ".join(lines[first : first + count] or lines[-1:]).split())
+    spacing = data.draw(st.sampled_from(["", " ", "\n  "]))
+    old = old.replace(" ", spacing, data.draw(st.integers(0, 3)))
+    if data.draw(st.booleans()):
+        old = old.replace("value", "valeu", 1)
+    tier = WhitespaceTier()
+
+    def spans(matches):
+        return [(m.start, m.end) for m in matches]
+
+    found, cut = spans(tier.find(text, old)), spans(tier.cut_places(text, old))
+    with mock.patch.object(LineView, "may_hold_all", return_value=True):
+        assert (found, cut) == (spans(tier.find(text, old)), spans(tier.cut_places(text, old)))
+
+
+def test_the_look_ups_of_one_view_read_the_text_at_most_twice_together():
+    content = "".join(f"name_{index:04d} = {index}\n" for index in range(2_000))
+    view = LineView(content)
+    late = [f"name_{index:04d}" for index in range(1_999, 1_990, -1)]  # each read to the end
+    assert view.may_hold_all(late)
+    looked_up = [word for word in late if ("first_place", word) in view.memo]
+    assert len(looked_up) == 3  # three reads of nearly the whole text pass the bound of two
+    assert view.may_hold_all(["name_1980", "absent_name"])  # nothing more is read
+    assert ("first_place", "absent_name") not in view.memo
+
+
+def test_a_missing_word_is_looked_up_once_for_the_tiers_that_ask():
+    content = "\u2014\n" + "result = compute(alpha, beta)\n" * 20
+    view = line_view(content)
+    old = "result = compute(alpha, betta)"
+    assert UnicodePunctuationTier().find(content, old) == []
+    assert view.memo[("first_place", "betta")] == -1
+    with mock.patch("editengine.matching._search.find", side_effect=AssertionError):
+        assert WhitespaceTier().find(content, old) == []  # answered from what was found
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=token_lines, first=st.integers(0, 5), count=st.integers(1, 3), data=st.data())
+def test_new_string_looked_up_by_its_words_first_stands_where_it_stood(lines, first, count, data):
+    # new_string cut from the file, re-indented, padded with blank lines or misspelt: where it
+    # stands (verbatim, line for line, without its padding) is what it was without the look-up,
+    # asked with the words of earlier questions remembered or not.
+    text = "\n".join(lines) + "\n"
+    new = "\n".join(lines[first : first + count] or lines[-1:])
+    if data.draw(st.booleans()):
+        new = "\n".join("    " + line for line in new.split("\n"))
+    if data.draw(st.booleans()):
+        new = "\n" + new + "\n\n"
+    if data.draw(st.booleans()):
+        new = new.replace("call", "cal", 1)
+    source = NormalizedText.of(text)
+    old = new + " extra_call_words"
+
+    def answers():
+        standing = already_applied.where_new_stands(source, new)
+        left = already_applied.left_after_a_miss(source, old, new, None)
+        verbatim = already_applied.verbatim_elsewhere(source, old, new, [])
+        return (
+            standing and (standing.start, standing.end),
+            [(m.start, m.end) for m in left],
+            verbatim and (verbatim.start, verbatim.end),
+        )
+
+    if data.draw(st.booleans()):
+        line_view(text).may_hold_all(["cal", "callee", "value", "absent"])
+    found = answers()
+    with mock.patch.object(LineView, "may_hold_all", return_value=True):
+        assert found == answers()
+
+
+def test_a_long_quote_is_looked_up_by_its_ends_and_words_cut_there_still_count():
+    # Words cross both cuts (every offset is inside a long word): the pieces looked up are
+    # parts of words, which stand in the file wherever the quote does.
+    body = " ".join(f"word_number_{index:05d}_of_the_quote" for index in range(600))
+    content = f"start = 1\n{body}\nend = 2\n"
+    respaced = body.replace(" ", "  ")
+    assert len(respaced) > 3 * 4096
+    assert [(m.start, m.end) for m in WhitespaceTier().find(content, respaced)] == [
+        (content.index(body), content.index(body) + len(body))
+    ]
+    misspelt_at_the_end = respaced[:-5] + "quotation_marks"  # the longest word: looked up
+    fresh = content + "# a file of its own: the look-ups of the view above are spent\n"
+    assert WhitespaceTier().find(fresh, misspelt_at_the_end) == []
+    missing = "word_number_00599_of_the_quotation_marks"
+    assert line_view(fresh).memo[("first_place", missing)] == -1

@@ -13,9 +13,7 @@ import pytest
 from editengine import _pathological as pathological
 
 HANG_GUARD_SECONDS = 60.0
-OWN_CASES = [
-    case.name for case in pathological.CASES if case.name not in pathological.WHITESPACE_TIER_CASES
-]
+OWN_CASES = [case.name for case in pathological.CASES]
 
 
 @pytest.mark.parametrize("name", OWN_CASES)

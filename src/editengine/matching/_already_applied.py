@@ -16,6 +16,7 @@ from editengine.matching import _search as search
 from editengine.matching._base import Match, Tier
 from editengine.matching._elision import Elided, marker_count
 from editengine.matching._exact import ExactTier
+from editengine.matching._lines import may_hold_the_words_of
 from editengine.matching._trimmed import BoundaryTrimTier, LineTrimmedTier
 
 
@@ -142,7 +143,7 @@ def verbatim_elsewhere(
     """The one place new_string stands verbatim, when every place old_string was found
     lies at another depth than it was quoted (its first line's indentation differs)."""
     text = source.text
-    if search.count(text, new) != 1:
+    if not may_hold_the_words_of(text, new) or search.count(text, new) != 1:
         return None
     quoted = _first_indent(old)
     if quoted is None:
@@ -184,6 +185,8 @@ def where_new_stands(source: NormalizedText, new: str) -> Match | None:
 def _places_of(text: str, new: str) -> Iterator[list[Match]]:
     """new_string's places under the strictest forgiveness that finds any (at most one
     list)."""
+    if not may_hold_the_words_of(text, new):
+        return  # each forgives only whitespace: a word of new_string missing, none finds it
     if search.contains(text, new):
         yield ExactTier().find(text, new)
         return

@@ -6,6 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
+from editengine._errors import AmbiguousMatch
+from editengine._results import Region
+
 
 @dataclass(frozen=True)
 class Match:
@@ -42,3 +45,23 @@ class DoubtfulMatch(Exception):
     The cascade records the tier as refused and goes on to the next one; it never reaches
     the caller.
     """
+
+
+class TooManyPlaces(AmbiguousMatch):
+    """A tier found a quote in more places than it weighs one by one (``limit``).
+
+    Weighing each of a hundred thousand overlapping places costs seconds under the file's
+    lock; past the limit the tier stops and the edit is refused, naming the first places.
+    """
+
+    def __init__(self, tier: str, limit: int, regions: tuple[Region, ...]) -> None:
+        where = ", ".join(region.describe() for region in regions)
+        super().__init__(
+            f"the quote matches more than {limit:,} places ({tier} match), the first at "
+            f"{where}; so many places are not weighed one by one.",
+            hint="Quote old_string exactly as the file has it, spacing included (an exact "
+            "quote has no such limit), with enough surrounding lines to match one place.",
+            candidates=regions,
+            tier=tier,
+        )
+        self.limit = limit

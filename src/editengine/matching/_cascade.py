@@ -21,7 +21,7 @@ from editengine.matching import _already_applied as already_applied
 from editengine.matching import _quotes as quotes
 from editengine.matching import _refusals as refusals
 from editengine.matching import default_tiers
-from editengine.matching._base import DoubtfulMatch, Match, Tier
+from editengine.matching._base import DoubtfulMatch, Match, Tier, TooManyPlaces
 from editengine.matching._elision import refuse_invented_markers
 
 AUTO = "auto"
@@ -224,7 +224,14 @@ class _Pass:
     def _try(self, tier: Tier) -> TextEdit | None:
         """The edit when ``tier`` decides; ``None`` to go on to the next tier."""
         started = time.perf_counter()
-        found = sorted(tier.find(self.source.text, self.old), key=lambda match: match.start)
+        try:
+            found = sorted(tier.find(self.source.text, self.old), key=lambda match: match.start)
+        except TooManyPlaces as many:
+            run = _TierRun(tier, [], (time.perf_counter() - started) * 1000)
+            self.trace.append(run.attempt("ambiguous", many.limit + 1))
+            raise refusals.too_many_places(
+                tier.name, many.limit, many.candidates, tuple(self.trace)
+            ) from None
         run = _TierRun(tier, found, (time.perf_counter() - started) * 1000)
         if not found:
             self.trace.append(run.attempt("no_candidates"))

@@ -9,6 +9,8 @@ indentation style is :mod:`~editengine.matching._indent_style`'s, the re-indenta
 
 from __future__ import annotations
 
+import heapq
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -27,6 +29,14 @@ def strip_key(line: str) -> str:
     return line.strip()
 
 
+# Reads of the text the pieces looked up by may_hold_all may cost, all questions together.
+_LOOK_UP_READS = 2
+# Pieces looked up at most by one may_hold_all (the longest of those not looked up before).
+_LOOKED_UP = 64
+# A question answered by counting costs about what listing this many lines' offsets does
+# (a Python call against a thousandth of a C pass): thousands of questions near each other
+# are answered from the list.
+_QUESTIONS_COUNTED = 1024
 # Whole-line places of one key checked one by one before the view's line index takes over.
 _INDEXED_AFTER = 256
 
@@ -44,6 +54,14 @@ class LineView:
         # Answers of lines_stripped_equal, and other per-text lookups the tiers and the
         # closest-region search would otherwise repeat (each one a scan of the file).
         self.memo: dict[tuple[object, ...], object] = {}
+        # A line and the offset it starts at, in one tuple so that a view shared between
+        # threads is never read half updated: the next offset asked for is counted from
+        # there. An edit asks for a few offsets near each other, and a list of every
+        # line's offset (100,000 integers made, and freed with the view) costs more.
+        self._known: tuple[int, int] = (0, 0)
+        self._lines_counted = 0
+        # Characters may_hold_all may still read (a missing piece reads the whole text).
+        self._look_up_budget = _LOOK_UP_READS * len(text)
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -51,8 +69,17 @@ class LineView:
     @cached_property
     def _bounds(self) -> list[int]:
         """Offset of each line's first character, and one past the text's end: one C pass,
-        made only when an offset is asked for (a miss often never asks)."""
+        made once counting from known lines has read as many lines as the file has."""
         return list(accumulate(map(add, map(len, self.lines), repeat(1)), initial=0))
+
+    def _counted(self, lines: int) -> bool:
+        """Count ``lines`` more read; whether counting still costs less than the bounds.
+
+        Each question also counts a share of the file: a tier asking for thousands of
+        offsets near each other is answered from the list after the first thousand.
+        """
+        self._lines_counted += lines + max(1, len(self.lines) // _QUESTIONS_COUNTED)
+        return self._lines_counted <= len(self.lines)
 
     @property
     def real_lines(self) -> int:
@@ -62,20 +89,46 @@ class LineView:
 
     def start(self, number: int) -> int:
         """Offset of line ``number``'s first character (0-based line)."""
-        return self._bounds[number]
+        bounds = self.__dict__.get("_bounds")
+        if bounds is not None:  # first: tiers ask thousands of times once it is made
+            return bounds[number]  # type: ignore[no-any-return]
+        return self._counted_start(number)
 
     def line_end(self, number: int) -> int:
         """Offset just past line ``number``'s text (before its newline)."""
-        return self._bounds[number + 1] - 1
+        bounds = self.__dict__.get("_bounds")
+        if bounds is not None:
+            return bounds[number + 1] - 1  # type: ignore[no-any-return]
+        return self._counted_start(number + 1) - 1
 
-    @cached_property
-    def starts(self) -> list[int]:
-        """Offset of each line's first character."""
-        return self._bounds[:-1]
+    def _counted_start(self, number: int) -> int:
+        if not 0 <= number <= len(self.lines):
+            return self._bounds[number]
+        known, offset = self._known
+        if not self._counted(abs(number - known)):
+            return self._bounds[number]
+        if number >= known:
+            offset += sum(map(len, self.lines[known:number])) + number - known
+        else:
+            offset -= sum(map(len, self.lines[number:known])) + known - number
+        if number < len(self.lines):  # one past the text's end is no line to count from
+            self._known = (number, offset)
+        return offset
 
     def line_of_offset(self, offset: int) -> int:
         """0-based line holding ``offset``."""
-        return bisect_right(self._bounds, offset, 0, len(self.lines)) - 1
+        bounds = self.__dict__.get("_bounds")
+        if bounds is not None or offset < 0:
+            return bisect_right(self._bounds, offset, 0, len(self.lines)) - 1
+        known, known_offset = self._known
+        if offset >= known_offset:
+            number = known + self.text.count("\n", known_offset, offset)
+        else:
+            number = known - self.text.count("\n", offset, known_offset)
+        if not self._counted(abs(number - known)):
+            return bisect_right(self._bounds, offset, 0, len(self.lines)) - 1
+        self._known = (number, self.text.rfind("\n", 0, min(offset, len(self.text))) + 1)
+        return number
 
     @cached_property
     def stripped(self) -> list[str]:
@@ -87,6 +140,35 @@ class LineView:
         for number, key in enumerate(self.stripped):
             index.setdefault(key, []).append(number)
         return index
+
+    def may_hold_all(self, pieces: Iterable[str]) -> bool:
+        """``False`` when the text lacks one of ``pieces``; ``True`` when it holds them all,
+        or when the view's looking has read ``_LOOK_UP_READS`` times the text (what is left
+        goes unread: every tier and check of an edit together pay at most that).
+
+        A cheap necessary condition for a tier's whole-file pass. Answers are remembered,
+        since the tiers and checks after one ask for the same words: those are asked
+        first, then the others are looked up longest first (the likeliest to be missing),
+        each ``str.find`` stopping at its first place.
+        """
+        unknown = []
+        for piece in set(pieces):
+            position = self.memo.get(("first_place", piece))
+            if position == -1:
+                return False
+            if position is None:
+                unknown.append(piece)
+        # A quote of thousands of words: the longest few are enough to look up.
+        longest = heapq.nsmallest(_LOOKED_UP, unknown, key=lambda piece: (-len(piece), piece))
+        for piece in longest:
+            if self._look_up_budget < 0:
+                break
+            position = search.find(self.text, piece)
+            self.memo[("first_place", piece)] = position
+            if position == -1:
+                return False
+            self._look_up_budget -= position + len(piece)
+        return True
 
     def lines_stripped_equal(
         self, key: str, *, limit: int | None = None, text: str | None = None
@@ -203,6 +285,24 @@ _ENDS = 256
 _KEPT_VIEWS = 4
 _recent_views: list[LineView] = []
 _recent_views_lock = Lock()
+
+
+# Words this long are looked up before a tier's whole-file pass; shorter ones are everywhere.
+_LOOKED_UP_WORD = re.compile(r"\w{3,}")
+_QUOTE_ENDS = 4096
+
+
+def may_hold_the_words_of(text: str, quote: str) -> bool:
+    """Whether ``text`` may hold every word of ``quote`` (``False`` when one is missing).
+
+    Tiers that forgive only punctuation or spacing find a quote only where each of its
+    words stands verbatim: a typo or a miss rules their whole-file pass out with one read
+    of the file, shared by the tiers through the view's memo.
+    """
+    # A long quote's head and tail are enough (a word cut there is still a piece of it).
+    head = _LOOKED_UP_WORD.findall(quote, 0, _QUOTE_ENDS)
+    tail = _LOOKED_UP_WORD.findall(quote, max(_QUOTE_ENDS, len(quote) - _QUOTE_ENDS))
+    return line_view(text).may_hold_all(head + tail)
 
 
 def line_view(text: str) -> LineView:

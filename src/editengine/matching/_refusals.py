@@ -31,6 +31,20 @@ def ambiguous(
     )
 
 
+def too_many_places(
+    tier: str, limit: int, first: tuple[Region, ...], trace: tuple[TierAttempt, ...]
+) -> AmbiguousMatch:
+    return AmbiguousMatch(
+        f"old_string matches more than {limit:,} places ({tier} match), the first at "
+        f"{_places(first)}; so many places are not weighed one by one.",
+        hint="Quote old_string exactly as the file has it, spacing included (an exact quote "
+        "has no such limit), with enough surrounding lines to match one place.",
+        candidates=first,
+        tier=tier,
+        trace=trace,
+    )
+
+
 def near_tie(
     tier: str, regions: tuple[Region, ...], trace: tuple[TierAttempt, ...]
 ) -> AmbiguousMatch:

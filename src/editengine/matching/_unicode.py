@@ -18,6 +18,7 @@ from editengine.matching._lines import (
     OldLines,
     find_line_blocks,
     line_view,
+    may_hold_the_words_of,
 )
 
 
@@ -67,8 +68,12 @@ class UnicodePunctuationTier:
         def transform(new: str) -> str:
             return new.translate(table) if foreign else new
 
-        plain_content = _plain_text(line_view(content))
+        # Typography is never a word character: the quote's words stand in the file as
+        # they are, wherever it matches, on one offset or line for line.
+        if not may_hold_the_words_of(content, old):
+            return []
         plain_old = ascii_punctuation(old)
+        plain_content = _plain_text(line_view(content))
         matches: list[Match] = []
         position = search.find(plain_content, plain_old)
         while position != -1:

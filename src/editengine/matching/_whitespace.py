@@ -3,16 +3,29 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
+from itertools import pairwise
 from typing import ClassVar
 
+from editengine._results import Region
 from editengine._text import indent_width, leading_whitespace
-from editengine.matching._base import DoubtfulMatch, Match
-from editengine.matching._lines import LineBlock, OldLines, line_view, without_blank_edges
+from editengine.matching._base import DoubtfulMatch, Match, TooManyPlaces
+from editengine.matching._lines import (
+    LineBlock,
+    LineView,
+    OldLines,
+    line_view,
+    may_hold_the_words_of,
+    without_blank_edges,
+)
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _SPACE = re.compile(r"[ \t\r\n\f\v]*")
+_SPACE_RUN = re.compile(r"[ \t\r\n\f\v]+")
 _SPACE_CHARS = frozenset(" \t\r\n\f\v")
 # After a mid-line match these characters mean the expression goes on.
 _CONTINUES = frozenset("([.")
@@ -50,26 +63,135 @@ class WhitespaceTier:
         tokens = _TOKEN.findall(old)
         if len(tokens) < 2:
             return [], []
+        # Each token stands in the file wherever the quote does: one missing (a typo) rules
+        # out every place, before walking from thousands of the longest token's.
+        if not may_hold_the_words_of(content, old):
+            return [], []
         # Walk out from the longest token: it occurs least, so few walks start at all.
         pivot = max(range(len(tokens)), key=lambda index: len(tokens[index]))
         if len(tokens[pivot]) < _SHORT_PIVOT:
             pivot = _rarest_short_token(content, tokens)
         anchor = tokens[pivot]
-        matches: list[Match] = []
-        cut: list[Match] = []
+        places: list[tuple[int, int]] = []
+        walks = 0
         position = content.find(anchor)
         while position != -1:
+            walks += 1
+            if walks * len(tokens) > _WALK_BUDGET:
+                # One token repeated through the file ("a a a ..."): walking from each of
+                # its occurrences is file length times quote length. The squeezed file
+                # finds the same places in one linear search.
+                places = _squeezed_places(content, tokens)
+                break
             start = _walk_back(content, position, tokens[:pivot], anchor)
             end = _walk_forward(content, position, tokens[pivot:]) if start is not None else None
-            if start is not None and end is not None and _at_word_edges(content, start, end):
-                match = _to_match(content, start, end, old)
+            if start is not None and end is not None:
+                places.append((start, end))
+                if len(places) > MAX_PLACES:
+                    break
+            position = content.find(anchor, position + 1)
+        if not places:
+            return [], []
+        view = line_view(content)
+        if len(places) > MAX_PLACES:
+            raise TooManyPlaces(
+                self.name,
+                MAX_PLACES,
+                tuple(
+                    Region(view.line_of_offset(start) + 1, view.line_of_offset(end - 1) + 1)
+                    for start, end in places[:_NAMED_PLACES]
+                ),
+            )
+        matches: list[Match] = []
+        cut: list[Match] = []
+        trimmed = without_blank_edges(old)
+        for start, end in places:
+            if _at_word_edges(content, start, end):
+                match = _to_match(view, start, end, trimmed)
                 # Overlapping places are kept: two readings of one stretch are an ambiguity.
                 if match is not None:
                     matches.append(match)
                 else:
                     cut.append(Match(start, end))
-            position = content.find(anchor, position + 1)
         return matches, cut
+
+
+# Token steps the walks may take before the squeezed file is searched instead.
+_WALK_BUDGET = 50_000
+# Places weighed one by one (each is a line block to compare); past them the quote is
+# refused as matching too many places, the first few named.
+MAX_PLACES = 1_000
+_NAMED_PLACES = 20
+
+
+@dataclass(frozen=True)
+class _Squeezed:
+    """The file with every run of spacing taken out, or made one space where it parts two
+    words: the text a quote's tokens spell whatever their spacing (see :func:`_spelled`).
+
+    ``starts[i]`` is where piece ``i`` begins in ``text``, ``origins[i]`` where it begins in
+    the file; a piece is a stretch of the file without spacing, or an inserted space.
+    """
+
+    text: str
+    starts: list[int]
+    origins: list[int]
+
+    def offset(self, position: int) -> int:
+        """The file offset of ``text[position]`` (never an inserted space here)."""
+        piece = bisect_right(self.starts, position) - 1
+        return self.origins[piece] + position - self.starts[piece]
+
+
+@lru_cache(maxsize=2)
+def _squeeze(content: str) -> _Squeezed:
+    parts: list[str] = []
+    starts: list[int] = []
+    origins: list[int] = []
+    length = last = 0
+    for run in _SPACE_RUN.finditer(content):
+        begin, stop = run.span()
+        if begin > last:
+            starts.append(length)
+            origins.append(last)
+            parts.append(content[last:begin])
+            length += begin - last
+            if stop < len(content) and _is_word(content[begin - 1]) and _is_word(content[stop]):
+                starts.append(length)
+                origins.append(begin)
+                parts.append(" ")
+                length += 1
+        last = stop
+    if last < len(content):
+        starts.append(length)
+        origins.append(last)
+        parts.append(content[last:])
+    return _Squeezed("".join(parts), starts, origins)
+
+
+def _spelled(tokens: list[str]) -> str:
+    """The tokens as the squeezed file spells them: a space between two words only."""
+    spelled = [tokens[0]]
+    for previous, token in pairwise(tokens):
+        if _is_word(previous[-1]) and _is_word(token[0]):
+            spelled.append(" ")
+        spelled.append(token)
+    return "".join(spelled)
+
+
+def _squeezed_places(content: str, tokens: list[str]) -> list[tuple[int, int]]:
+    """Every (start, end) where ``tokens`` follow each other with any spacing and two words
+    stay apart: the places the walks find, in the same order, in linear time (one past
+    :data:`MAX_PLACES` at most)."""
+    squeezed = _squeeze(content)
+    needle = _spelled(tokens)
+    places: list[tuple[int, int]] = []
+    position = squeezed.text.find(needle)
+    while position != -1 and len(places) <= MAX_PLACES:
+        end = squeezed.offset(position + len(needle) - 1) + 1
+        places.append((squeezed.offset(position), end))
+        position = squeezed.text.find(needle, position + 1)
+    return places
 
 
 # A quote made only of one- and two-character tokens (nested brackets, ``a[i][j]``): the
@@ -134,21 +256,34 @@ def _walk_back(content: str, position: int, tokens: list[str], following: str) -
     return index
 
 
-def _to_match(content: str, start: int, end: int, old: str) -> Match | None:
-    view = line_view(content)
+def _to_match(
+    view: LineView, start: int, end: int, trimmed: tuple[OldLines, Callable[[str], str]]
+) -> Match | None:
+    content = view.text
     first_line = view.line_of_offset(start)
     last_line = view.line_of_offset(end - 1)
-    before = content[view.start(first_line) : start]
-    after = content[end : view.line_end(last_line)]
-    if before.strip() == "" and after.strip() == "":
-        trimmed_old, trim_new = without_blank_edges(old)
+    line_start, line_end = view.start(first_line), view.line_end(last_line)
+    # Only the spacing next to the quote is looked at, never the whole line: a one-line
+    # file of thousands of places must not be sliced once per place.
+    blank_from = start
+    while blank_from > line_start and content[blank_from - 1].isspace():
+        blank_from -= 1
+    blank_to = end
+    while blank_to < line_end and content[blank_to].isspace():
+        blank_to += 1
+    if blank_from == line_start and blank_to == line_end:
+        trimmed_old, trim_new = trimmed
         count = last_line - first_line + 1
         block_type = LineBlock if len(trimmed_old.lines) == count else _ReflowedBlock
         block = block_type(view, first_line, count, trimmed_old, token_key)
         return block.to_match(trim_new)
-    if before.strip() and not _clean_start(before, content[start]):
+    # What _clean_start and _clean_end read of the text before and after: the characters
+    # touching the quote and the nearest ones that are not spacing.
+    before = content[max(blank_from - 1, line_start) : start]
+    after = content[end : min(line_end, max(blank_to + 1, end + 2))]
+    if blank_from > line_start and not _clean_start(before, content[start]):
         return None
-    if after.strip() and not _clean_end(content, end, after):
+    if blank_to < line_end and not _clean_end(content, end, after):
         return None
     return Match(start, end)
 

@@ -1,0 +1,120 @@
+"""The whitespace tier stays linear on one token repeated through the file: past a budget of
+walks it searches the squeezed file (same places, same order), and past MAX_PLACES it refuses
+the quote, naming the first places, instead of weighing each one."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from editengine import AmbiguousMatch, EditEngine, edit_text
+from editengine.matching import _whitespace as whitespace
+from editengine.matching._base import DoubtfulMatch, Match
+from editengine.matching._whitespace import MAX_PLACES, WhitespaceTier
+
+# Texts of a few words, marks and every kind of spacing, so tokens repeat and places overlap.
+_PIECES = st.sampled_from(["a", "b", "ab", "(", ")", ",", ".", "=", "é", "_x", "1"])
+_SPACING = st.sampled_from(["", "", " ", "  ", "\n", "\t", " \n  ", "\u00a0", "\r\n"])
+
+
+@st.composite
+def _texts(draw: st.DrawFn, most: int) -> str:
+    parts = draw(st.lists(st.tuples(_PIECES, _SPACING), min_size=1, max_size=most))
+    return "".join(piece + space for piece, space in parts)
+
+
+def _written(match: Match) -> str | None:
+    """What the place would write for a sample new_string (its rewrite compared by effect)."""
+    if match.rewrite is None:
+        return None
+    try:
+        return match.rewrite("ab (\n  b, x)\n")
+    except DoubtfulMatch:
+        return "<steps back>"
+
+
+def _places(content: str, quote: str, *, walk_budget: int) -> tuple[list, list]:
+    tier = WhitespaceTier()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(whitespace, "_WALK_BUDGET", walk_budget)
+        patch.setattr(whitespace, "may_hold_the_words_of", lambda content, old: True)
+        found, cut = tier.find(content, quote), tier.cut_places(content, quote)
+    return (
+        [(m.start, m.end, m.similarity, m.verbatim, _written(m)) for m in found],
+        [(m.start, m.end) for m in cut],
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(content=_texts(40), quote=_texts(6))
+def test_the_squeezed_search_finds_exactly_the_places_the_walks_find(content, quote):
+    walked = _places(content, quote, walk_budget=10**9)
+    squeezed = _places(content, quote, walk_budget=0)
+    assert squeezed == walked
+
+
+@settings(max_examples=200, deadline=None)
+@given(content=_texts(40), data=st.data())
+def test_a_quote_cut_from_the_file_and_respaced_is_found_by_the_squeezed_search(content, data):
+    start = data.draw(st.integers(0, len(content)))
+    end = data.draw(st.integers(start, len(content)))
+    quote = " ".join(content[start:end].split())
+    walked = _places(content, quote, walk_budget=10**9)
+    squeezed = _places(content, quote, walk_budget=0)
+    assert squeezed == walked
+
+
+def _respaced_places(count: int) -> tuple[str, str]:
+    """``count`` separate lines ``call(a, b)`` and the quote ``call(a,b)``."""
+    return "".join(f"call(a, b)\n# {n}\n" for n in range(count)), "call(a,b)"
+
+
+def test_replace_all_on_exactly_max_places_respaced_places_is_made():
+    content, quote = _respaced_places(MAX_PLACES)
+    result = edit_text(content, quote, "call(b,a)", replace_all=True)
+    assert result.strategy == "whitespace"
+    assert result.replacements == MAX_PLACES
+    assert result.new_content.count("call(b,a)") == MAX_PLACES
+
+
+def test_one_place_past_max_places_is_refused_naming_the_first_places():
+    content, quote = _respaced_places(MAX_PLACES + 1)
+    with pytest.raises(AmbiguousMatch) as refused:
+        edit_text(content, quote, "call(b,a)", replace_all=True)
+    error = refused.value
+    assert f"more than {MAX_PLACES:,} places (whitespace match)" in str(error)
+    assert [region.start_line for region in error.candidates[:3]] == [1, 3, 5]
+    assert len(error.candidates) == 20
+    assert "spacing included" in (error.hint or "")
+    assert error.trace[-1].tier == "whitespace"
+    assert error.trace[-1].outcome == "ambiguous"
+    assert error.trace[-1].candidates == MAX_PLACES + 1
+
+
+def test_one_repeated_token_is_refused_quickly_and_leaves_the_file_as_it_was(tmp_path):
+    original = "a " * 200_000
+    (tmp_path / "tokens.txt").write_text(original)
+    engine = EditEngine(tmp_path, journal=False)
+    with pytest.raises(AmbiguousMatch) as refused:
+        engine.edit("tokens.txt", "  ".join(["a"] * 200), "b")
+    assert "more than" in str(refused.value)
+    assert (tmp_path / "tokens.txt").read_text() == original
+
+
+def test_the_walks_give_way_only_past_their_budget(monkeypatch):
+    squeezed_calls = []
+    real = whitespace._squeezed_places
+
+    def counted(content, tokens):
+        squeezed_calls.append(len(tokens))
+        return real(content, tokens)
+
+    monkeypatch.setattr(whitespace, "_squeezed_places", counted)
+    few = "x = f(a,  b)\n" * 10
+    WhitespaceTier().find(few, "f(a, b)")
+    assert squeezed_calls == []
+    # Every walk from an "a" goes a hundred tokens before the quote's last "a a" fails it.
+    long_walks = "a b " * 2_000
+    assert WhitespaceTier().find(long_walks, "a b " * 50 + "a  a") == []
+    assert squeezed_calls == [102]
