@@ -204,6 +204,12 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/integration/test_fixer_relatedness.py",
         "tests/integration/test_malicious_fixer.py",
     ),
+    "matching/_realign.py": (
+        "tests/matching/test_cascade.py",
+        "tests/matching/test_tiers.py",
+        "tests/matching/test_indent_style.py",
+        "tests/speed/test_fast_paths.py",
+    ),
     "engine/_landed.py": (
         "tests/engine/test_landed_corrections.py",
         "tests/engine/test_fixer_step.py",

@@ -14,15 +14,17 @@ from editengine._edits import EditSpec
 from editengine._errors import (
     AmbiguousMatch,
     CountMismatch,
+    FileNotFound,
     InvalidCorrection,
     MatchError,
     NoMatch,
     UnmatchedElision,
 )
 from editengine._results import Region
+from editengine._state import EditState
 from editengine.engine import _fixing as fixing
 from editengine.engine._edit_equivalence import NotTheRequestedEdit
-from editengine.engine._jobs import NeedsFix
+from editengine.engine._jobs import Job, NeedsFix
 from editengine.engine._relatedness import RelatednessGuard
 from editengine.files._reading import FileSnapshot
 from editengine.fixer._protocol import Correction, FixRequest
@@ -493,3 +495,66 @@ def test_a_failed_call_s_latency_is_in_milliseconds(make_engine, write, fake_fix
     call = observer.events[-1][1].fixer
     assert 20.0 <= call.latency_ms < 60_000.0
     assert (call.provider, call.model) == (None, None)
+
+
+def _job() -> Job:
+    return Job("edit", "f.py", (SPEC,), None, False, None, EditState("f.py"))
+
+
+def test_settling_without_a_recorded_call_records_one_from_the_answer() -> None:
+    job = _job()
+    answer = Correction("    s += r.amount\n", "    s += r.amount * r.rate\n", provider="p")
+    verdict = _judge(answer)
+    decision = fixing.settle(job, answer, verdict)
+    assert decision is verdict.decision
+    assert (job.state.fixer.provider, job.state.fixer.outcome) == ("p", "corrected")
+    assert job.state.fixer_pass_start == 0 and job.state.attempts == list(verdict.fix_pass)
+
+
+def test_an_outcome_set_without_a_recorded_call_starts_one_and_marks_the_pass() -> None:
+    job = _job()
+    fixing.set_outcome(job, "failed_validation", "the file was deleted")
+    assert (job.state.fixer.outcome, job.state.fixer.note) == (
+        "failed_validation",
+        "the file was deleted",
+    )
+    assert job.state.fixer_pass_start == 0
+
+
+def test_a_file_deleted_while_the_fixer_ran_is_refused_and_recorded(
+    make_engine, write, fake_fixer, observer
+) -> None:
+    path = write("g.py", SOURCE)
+    fixer = fake_fixer(GOOD, during=lambda request: path.unlink())
+    with pytest.raises(FileNotFound, match="deleted while the LLM fixer ran"):
+        make_engine(fixer=fixer, telemetry=observer).edit("g.py", WRONG_OLD, NEW)
+    state = observer.events[-1][1]
+    assert (state.fixer.outcome, state.fixer.note) == ("failed_validation", "the file was deleted")
+    assert state.fixer_pass_start == len(state.attempts)
+
+
+def test_a_correction_may_rename_a_misquoted_name_to_one_the_file_uses_elsewhere() -> None:
+    old = "count = line.qty\nfor line in lines:\n    result += line.cost\n"
+    new = old.replace("    result", "    if line.qty == 0:\n        continue\n    result")
+    search = "for item in items:\n    total += item.price\n"
+    replace = (
+        "for item in items:\n    if item.quantity == 0:\n        continue\n"
+        "    total += item.price\n"
+    )
+    text = "count = item.quantity\n" + search
+    spec = EditSpec(old, new)
+    try:
+        edit_text(text, old, new, match_mode="exact")
+    except NoMatch as error:
+        request = FixRequest("f.py", text, old, new, error, "why")
+        step = NeedsFix(None, _snapshot(text), error, request)  # type: ignore[arg-type]
+    verdict = fixing.judge_correction(
+        spec,
+        step,
+        _snapshot(text),
+        Correction(search, replace),
+        run=lambda content, o, n: edit_text(content, o, n),
+        guard=RelatednessGuard(),
+    )
+    assert isinstance(verdict.decision, fixing.Accepted)
+    assert verdict.decision.edit.new_content == "count = item.quantity\n" + replace
