@@ -205,6 +205,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/integration/test_malicious_fixer.py",
     ),
     "matching/_realign.py": (
+        "tests/matching/test_realignment.py",
         "tests/matching/test_cascade.py",
         "tests/matching/test_tiers.py",
         "tests/matching/test_indent_style.py",
@@ -373,6 +374,10 @@ _FIRST_COPY = (
     "same middle"
 )
 _READ_PIECE = "pieces of 2 MiB instead of 1 MiB: the same bytes, read with a larger buffer per call"
+_SPEED_ONLY = (
+    "the sorted keys never found in the cache (or cached under another name) are sorted "
+    "again on every question: slower, the same answer"
+)
 EQUIVALENT: dict[str, str] = {
     "editengine.files._atomic.x_atomic_write_at__mutmut_3": (
         'backup starting as "" instead of None: the cleanup unlinks "" (ENOENT, ignored)'
@@ -688,6 +693,16 @@ EQUIVALENT: dict[str, str] = {
     "editengine.engine._fixing.x_judge_correction__mutmut_124": (
         "a search that is not text handed to the guard as is: the guard reads only a str "
         "search and takes anything else as none"
+    ),
+    "editengine.matching._realign.xǁNearestShiftsǁ_sorted__mutmut_1": _SPEED_ONLY,
+    "editengine.matching._realign.xǁNearestShiftsǁ_sorted__mutmut_2": _SPEED_ONLY,
+    "editengine.matching._realign.xǁNearestShiftsǁ_sorted__mutmut_3": _SPEED_ONLY,
+    "editengine.matching._realign.xǁNearestShiftsǁ_sorted__mutmut_4": _SPEED_ONLY,
+    "editengine.matching._realign.xǁNearestShiftsǁ_sorted__mutmut_9": _SPEED_ONLY,
+    "editengine.matching._realign.xǁNearestShiftsǁ_sorted__mutmut_10": _SPEED_ONLY,
+    "editengine.matching._realign.x__close__mutmut_3": (
+        "levels are whole columns or fractions of a level width and shifts are rounded to four "
+        "places: two of them never differ by exactly 1e-6"
     ),
     "editengine.engine._fixing.x__fixer_failed__mutmut_81": (
         "shared_call missing reads as None instead of False: neither is True"

@@ -1,0 +1,70 @@
+"""The realignment's pieces: which new line stands for which old line, the line diff it
+follows, the nearest known shift, and blank lines written in the file's frame."""
+
+from __future__ import annotations
+
+from editengine.matching._indent_style import COLUMNS
+from editengine.matching._realign import (
+    NearestShifts,
+    _pair_by_likeness,
+    line_opcodes,
+    realign_lines,
+)
+
+
+def test_rewritten_lines_pair_with_the_old_lines_they_are_like_not_by_position() -> None:
+    old = ["alpha = 1", "beta = 2"]
+    assert _pair_by_likeness(old, ["new line", "alpha = 10", "beta = 20"]) == [(1, 0), (2, 1)]
+    # A blank new line pairs with nothing and the lines after it still pair.
+    assert _pair_by_likeness(old, ["", "alpha = 10", "beta = 20"]) == [(1, 0), (2, 1)]
+
+
+def test_each_old_line_is_paired_once_in_order_the_first_of_equals_first() -> None:
+    assert _pair_by_likeness(["same = 1", "same = 1"], ["same = 2"]) == [(0, 0)]
+    assert _pair_by_likeness(["x = 1", "y = 2", "z = 3"], ["x = 10", "x = 11"]) == [(0, 0)]
+    assert _pair_by_likeness(["aaaa", "bbbb"], ["aaaa", "bbbb"]) == [(0, 0), (1, 1)]
+
+
+def test_lines_pair_from_sixty_percent_alike() -> None:
+    assert _pair_by_likeness(["abcde"], ["abcxy"]) == [(0, 0)]  # 60% alike
+    assert _pair_by_likeness(["abcde"], ["abxyz"]) == []
+
+
+def test_a_frequent_line_is_not_taken_for_junk_in_a_long_diff() -> None:
+    # difflib's autojunk would ignore a line making up more than 1% of 200 or more lines
+    # and see no equal line at all.
+    old = ["x"] * 250
+    new = [*old[:120], "y", *old[121:]]
+    assert any(tag == "equal" for tag, *_ in line_opcodes(old, new))
+
+
+def _long(count: int) -> list[str]:
+    return [f"line {n} = {n * 7 % 13}" for n in range(count)]
+
+
+def test_a_long_diff_names_inserts_deletes_and_replaces_to_the_end() -> None:
+    old = _long(400)
+    inserted = [*old[:10], "new a", "new b", *old[10:]]
+    assert ("insert", 10, 10, 10, 12) in line_opcodes(old, inserted)
+    deleted = old[:10] + old[13:]
+    assert ("delete", 10, 13, 10, 10) in line_opcodes(old, deleted)
+    changed_last = [*old[:-1], "the last line rewritten"]
+    assert line_opcodes(old, changed_last)[-1] == ("replace", 399, 400, 399, 400)
+
+
+def test_with_no_line_known_the_nearest_shift_is_none_at_all() -> None:
+    assert NearestShifts().nearest(3) == 0.0
+
+
+def test_the_nearest_shift_sees_lines_learned_after_an_earlier_question() -> None:
+    shifts = NearestShifts({0: 1.0})
+    assert shifts.nearest(5) == 1.0
+    shifts[10] = 2.0
+    assert shifts.nearest(9) == 2.0
+
+
+def test_a_blank_line_inserted_in_new_string_is_written_empty() -> None:
+    written = realign_lines(
+        ["a = 1", "b = 2"], ["    a = 1", "    b = 2"], ["a = 1", "", "b = 3"], str.strip, COLUMNS
+    )
+    assert written == ["    a = 1", "", "    b = 3"]
