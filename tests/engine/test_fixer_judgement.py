@@ -558,3 +558,15 @@ def test_a_correction_may_rename_a_misquoted_name_to_one_the_file_uses_elsewhere
     )
     assert isinstance(verdict.decision, fixing.Accepted)
     assert verdict.decision.edit.new_content == "count = item.quantity\n" + replace
+
+
+def test_a_correction_the_cascade_finds_applied_where_meant_is_a_no_change() -> None:
+    # The file already reads as the request asks; the answer quotes the line before too.
+    spec = EditSpec("        s += r.amout\n", "        s += r.amount\n")
+    answer = Correction(
+        "    for r in rows:\n        s += r.amout\n", "    for r in rows:\n        s += r.amount\n"
+    )
+    decision = _judge(answer, spec=spec).decision
+    assert isinstance(decision, fixing.Accepted)
+    assert decision.edit.no_change and decision.edit.new_content == FILE
+    assert (decision.fixer_outcome, decision.by_fixer) == ("no_change", True)
