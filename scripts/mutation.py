@@ -378,6 +378,9 @@ _SPEED_ONLY = (
     "the sorted keys never found in the cache (or cached under another name) are sorted "
     "again on every question: slower, the same answer"
 )
+_MOST_COMMON_FIRST = (
+    "the first of Counter.most_common's list is the commonest however long the list is"
+)
 EQUIVALENT: dict[str, str] = {
     "editengine.files._atomic.x_atomic_write_at__mutmut_3": (
         'backup starting as "" instead of None: the cleanup unlinks "" (ENOENT, ignored)'
@@ -700,6 +703,17 @@ EQUIVALENT: dict[str, str] = {
     "editengine.matching._realign.xǁNearestShiftsǁ_sorted__mutmut_4": _SPEED_ONLY,
     "editengine.matching._realign.xǁNearestShiftsǁ_sorted__mutmut_9": _SPEED_ONLY,
     "editengine.matching._realign.xǁNearestShiftsǁ_sorted__mutmut_10": _SPEED_ONLY,
+    "editengine.matching._realign.xǁRealignmentǁof__mutmut_33": _MOST_COMMON_FIRST,
+    "editengine.matching._realign.xǁRealignmentǁof__mutmut_35": _MOST_COMMON_FIRST,
+    "editengine.matching._realign.xǁCorrespondenceǁof__mutmut_5": (
+        "every new line's counterpart is set by the opcode that covers it (they cover every "
+        "new line), so the value it starts with is never read"
+    ),
+    "editengine.matching._realign.xǁCorrespondenceǁof__mutmut_48": (
+        "an insertion at the very end then names the line after old_string's last as the one "
+        "it comes before; no line there has a shift, so its depth follows the line before, "
+        "as with none"
+    ),
     "editengine.matching._realign.x__close__mutmut_3": (
         "levels are whole columns or fractions of a level width and shifts are rounded to four "
         "places: two of them never differ by exactly 1e-6"

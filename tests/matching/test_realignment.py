@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from editengine.matching._indent_style import COLUMNS
 from editengine.matching._realign import (
+    Correspondence,
     NearestShifts,
     _pair_by_likeness,
     line_opcodes,
@@ -68,3 +69,50 @@ def test_a_blank_line_inserted_in_new_string_is_written_empty() -> None:
         ["a = 1", "b = 2"], ["    a = 1", "    b = 2"], ["a = 1", "", "b = 3"], str.strip, COLUMNS
     )
     assert written == ["    a = 1", "", "    b = 3"]
+
+
+def test_a_diff_of_two_hundred_lines_or_more_still_sees_a_frequent_line_as_equal() -> None:
+    old = ["x"] * 250
+    assert line_opcodes(old, ["y", *old]) == [("insert", 0, 0, 0, 1), ("equal", 0, 250, 1, 251)]
+
+
+def test_a_hunk_that_adds_a_line_pairs_its_rewrites_by_likeness() -> None:
+    pairing = Correspondence.of(
+        ["keep = 0", "alpha = 1", "beta = 2", "tail = 9"],
+        ["keep = 0", "inserted", "alpha = 10", "beta = 20", "tail = 9"],
+    )
+    assert pairing.kept == {0: 0, 4: 3}
+    assert pairing.rewritten == {2: 1, 3: 2}
+    # Each new line of the hunk follows the old line at its place, the last old line at most.
+    assert pairing.counterpart == [0, 1, 2, 2, 3]
+
+
+def test_a_hunk_of_as_many_lines_pairs_them_by_position() -> None:
+    assert Correspondence.of(["alpha = 1", "beta = 2"], ["beta = 20", "alpha = 10"]).rewritten == {
+        0: 0,
+        1: 1,
+    }
+    shifted = Correspondence.of(["k", "alpha = 1", "beta = 2"], ["k", "beta = 20", "alpha = 10"])
+    assert shifted.rewritten == {1: 1, 2: 2}
+
+
+def test_an_inserted_line_follows_the_line_before_it_and_knows_the_line_after() -> None:
+    middle = Correspondence.of(["a = 1", "b = 2", "c = 3"], ["a = 1", "b = 2", "new = 0", "c = 3"])
+    assert (middle.counterpart, middle.following) == ([0, 1, 1, 2], {2: 2})
+    first = Correspondence.of(["a = 1", "b = 2"], ["new = 0", "a = 1", "b = 2"])
+    assert (first.counterpart, first.following) == ([0, 0, 1], {0: 0})
+
+
+def test_a_quote_with_no_line_quoted_right_is_still_written() -> None:
+    assert realign_lines(["a = 1"], ["    b = 2"], ["a = 3"], str.strip, COLUMNS) == ["    a = 3"]
+
+
+def test_a_moved_line_keeps_every_character_after_its_indentation() -> None:
+    written = realign_lines(
+        ["Xa = 1", "Xb = 2"],
+        ["    Xa = 1", "    Xb = 2"],
+        ["Xa = 1", "Xray = 3"],
+        str.strip,
+        COLUMNS,
+    )
+    assert written == ["    Xa = 1", "    Xray = 3"]
