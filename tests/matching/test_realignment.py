@@ -116,3 +116,51 @@ def test_a_moved_line_keeps_every_character_after_its_indentation() -> None:
         COLUMNS,
     )
     assert written == ["    Xa = 1", "    Xray = 3"]
+
+
+QUOTED = ["x = 0", "a = 1", "b = 2", "c = 3", "d = 4"]  # quoted at column 0
+IN_FILE = ["    " + line for line in QUOTED]
+
+
+def _written(new: list[str], old: list[str] = QUOTED, file: list[str] = IN_FILE) -> list[str]:
+    return realign_lines(old, file, new, str.strip, COLUMNS)
+
+
+def test_new_string_is_in_the_file_s_frame_when_most_kept_lines_say_so() -> None:
+    # Two kept lines at the file's depth, one at the quote's: new_string is not moved.
+    new = ["    x = 0", "    a = 1", "b = 22", "c = 3"]
+    assert _written(new, QUOTED[:4], IN_FILE[:4]) == [
+        "    x = 0",
+        "    a = 1",
+        "b = 22",
+        "    c = 3",
+    ]
+
+
+def test_a_tie_of_kept_lines_moves_new_string_with_the_quote() -> None:
+    one_each = ["    x = 0", "a = 1", "b = 22", "c = 33", "d = 44"]
+    assert _written(one_each) == [
+        "        x = 0",
+        "    a = 1",
+        "    b = 22",
+        "    c = 33",
+        "    d = 44",
+    ]
+    two_each = ["    x = 0", "    a = 1", "b = 22", "c = 3", "d = 4"]
+    assert _written(two_each) == [
+        "        x = 0",
+        "        a = 1",
+        "    b = 22",
+        "    c = 3",
+        "    d = 4",
+    ]
+
+
+def test_with_no_kept_line_the_first_line_tells_the_frame() -> None:
+    old, file = QUOTED[1:3], IN_FILE[1:3]
+    # At the quote's depth: moved to the file's.
+    assert _written(["a = 10", "b = 20"], old, file) == ["    a = 10", "    b = 20"]
+    # At the file's depth already: left there.
+    assert _written(["    a = 10", "    b = 20"], old, file) == ["    a = 10", "    b = 20"]
+    # At neither: moved by the quote's shift.
+    assert _written(["  a = 10", "  b = 20"], old, file) == ["      a = 10", "      b = 20"]
