@@ -164,3 +164,27 @@ def test_with_no_kept_line_the_first_line_tells_the_frame() -> None:
     assert _written(["    a = 10", "    b = 20"], old, file) == ["    a = 10", "    b = 20"]
     # At neither: moved by the quote's shift.
     assert _written(["  a = 10", "  b = 20"], old, file) == ["      a = 10", "      b = 20"]
+
+
+# A quote copied from the middle of a line: its first line lost the file's indentation,
+# its body kept it.
+CUT_OLD = ["def f():", "        x = 1", "        return 1"]
+CUT_FILE = ["    def f():", "        x = 1", "        return 1"]
+
+
+def test_new_string_written_from_column_zero_moves_as_a_whole_by_the_first_line_s_depth() -> None:
+    new = ["def g():", "    x = 1", "    return 2"]
+    assert _written(new, CUT_OLD, CUT_FILE) == ["    def g():", "        x = 1", "        return 2"]
+    short = _written(["def g():", "    return 2"], CUT_OLD[::2], CUT_FILE[::2])
+    assert short == ["    def g():", "        return 2"]
+
+
+def test_blank_lines_do_not_stop_new_string_moving_as_a_whole() -> None:
+    old, file = ["def f():", "", "        return 1"], ["    def f():", "", "        return 1"]
+    new = ["def g():", "", "    return 2"]
+    assert _written(new, old, file) == ["    def g():", "", "        return 2"]
+
+
+def test_new_string_not_starting_at_column_zero_is_not_moved_as_a_whole() -> None:
+    new = ["    def g():", "    return 2"]
+    assert _written(new, CUT_OLD[::2], CUT_FILE[::2]) == ["    def g():", "    return 2"]
