@@ -714,6 +714,9 @@ EQUIVALENT: dict[str, str] = {
         "it comes before; no line there has a shift, so its depth follows the line before, "
         "as with none"
     ),
+    "editengine.matching._realign.x_line_opcodes__mutmut_9": (
+        "autojunk=None is falsy, the same as False"
+    ),
     "editengine.matching._realign.x__close__mutmut_3": (
         "levels are whole columns or fractions of a level width and shifts are rounded to four "
         "places: two of them never differ by exactly 1e-6"

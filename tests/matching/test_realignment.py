@@ -116,6 +116,14 @@ def test_a_moved_line_keeps_every_character_after_its_indentation() -> None:
         COLUMNS,
     )
     assert written == ["    Xa = 1", "    Xray = 3"]
+    inserted = realign_lines(
+        ["Xa = 1", "Xb = 2"],
+        ["    Xa = 1", "    Xb = 2"],
+        ["Xa = 1", "Xnew = 5", "Xb = 2"],
+        str.strip,
+        COLUMNS,
+    )
+    assert inserted == ["    Xa = 1", "    Xnew = 5", "    Xb = 2"]
 
 
 QUOTED = ["x = 0", "a = 1", "b = 2", "c = 3", "d = 4"]  # quoted at column 0
