@@ -196,3 +196,12 @@ def test_blank_lines_do_not_stop_new_string_moving_as_a_whole() -> None:
 def test_new_string_not_starting_at_column_zero_is_not_moved_as_a_whole() -> None:
     new = ["    def g():", "    return 2"]
     assert _written(new, CUT_OLD[::2], CUT_FILE[::2]) == ["    def g():", "    return 2"]
+
+
+def test_an_inserted_line_moves_with_the_line_whose_depth_it_shares() -> None:
+    # The header moves by 4 columns and the body by 8: a line inserted between them at the
+    # body's depth moves as the body does, at the header's depth or any other as the header.
+    old, file = ["def f():", "    return 1"], ["    def f():", "            return 1"]
+    assert _written(["def f():", "    x = 0", "    return 1"], old, file)[1] == "            x = 0"
+    assert _written(["def f():", "x = 0", "    return 1"], old, file)[1] == "    x = 0"
+    assert _written(["def f():", "  x = 0", "    return 1"], old, file)[1] == "      x = 0"
