@@ -205,3 +205,20 @@ def test_an_inserted_line_moves_with_the_line_whose_depth_it_shares() -> None:
     assert _written(["def f():", "    x = 0", "    return 1"], old, file)[1] == "            x = 0"
     assert _written(["def f():", "x = 0", "    return 1"], old, file)[1] == "    x = 0"
     assert _written(["def f():", "  x = 0", "    return 1"], old, file)[1] == "      x = 0"
+
+
+def test_with_no_line_quoted_right_and_no_whole_move_nothing_moves() -> None:
+    assert _written(["a = 3"], ["a = 1"], ["b = 2"]) == ["a = 3"]
+
+
+def test_a_line_moved_shallower_stops_at_column_zero() -> None:
+    assert _written(["    a = 2"], ["    a = 1"], ["a = 1"]) == ["a = 2"]
+
+
+def test_a_line_alone_quoted_at_an_odd_depth_and_rewritten_at_the_file_s_is_not_moved() -> None:
+    old, file = ["a = 1", "  b = 2", "c = 3"], ["    a = 1", "    b = 2", "    c = 3"]
+    assert _written(["a = 1", "    b = 20", "c = 3"], old, file) == [
+        "    a = 1",
+        "    b = 20",
+        "    c = 3",
+    ]
