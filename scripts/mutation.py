@@ -191,6 +191,26 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_confirm_and_hooks.py",
         "tests/engine/test_telemetry_hooks.py",
     ),
+    "engine/_relatedness.py": (
+        "tests/engine/test_relatedness_guard.py",
+        "tests/engine/test_fixer_verdict.py",
+        "tests/integration/test_fixer_relatedness.py",
+        "tests/integration/test_malicious_fixer.py",
+    ),
+    "engine/_fixing.py": (
+        "tests/engine/test_fixer_judgement.py",
+        "tests/engine/test_fixer_step.py",
+        "tests/engine/test_fixer_verdict.py",
+        "tests/integration/test_fixer_relatedness.py",
+        "tests/integration/test_malicious_fixer.py",
+    ),
+    "matching/_realign.py": (
+        "tests/matching/test_realignment.py",
+        "tests/matching/test_cascade.py",
+        "tests/matching/test_tiers.py",
+        "tests/matching/test_indent_style.py",
+        "tests/speed/test_fast_paths.py",
+    ),
     "engine/_landed.py": (
         "tests/engine/test_landed_corrections.py",
         "tests/engine/test_fixer_step.py",
@@ -354,6 +374,13 @@ _FIRST_COPY = (
     "same middle"
 )
 _READ_PIECE = "pieces of 2 MiB instead of 1 MiB: the same bytes, read with a larger buffer per call"
+_SPEED_ONLY = (
+    "the sorted keys never found in the cache (or cached under another name) are sorted "
+    "again on every question: slower, the same answer"
+)
+_MOST_COMMON_FIRST = (
+    "the first of Counter.most_common's list is the commonest however long the list is"
+)
 EQUIVALENT: dict[str, str] = {
     "editengine.files._atomic.x_atomic_write_at__mutmut_3": (
         'backup starting as "" instead of None: the cleanup unlinks "" (ENOENT, ignored)'
@@ -645,6 +672,57 @@ EQUIVALENT: dict[str, str] = {
     "editengine.matching._closest.x_closest_regions__mutmut_7": (
         "a blank quote has no line to vote with nor to search by likeness, and an empty file no "
         "line like any quote: both end with no region either way"
+    ),
+    "editengine.engine._relatedness.x_occurrences__mutmut_12": (
+        "str.count takes None for a start of 0"
+    ),
+    "editengine.engine._relatedness.x_occurrences__mutmut_22": (
+        "the last character dropped from every part, not only from one ending in a line break: "
+        "a last character that is not a line break holds none to count"
+    ),
+    "editengine.engine._relatedness.xǁRelatednessGuardǁsplits_a_word__mutmut_44": (
+        "the word named from one character after the cut end: the search ends on a word "
+        "character there, so the scan back from the next character finds the same word"
+    ),
+    "editengine.engine._relatedness.xǁRelatednessGuardǁsplits_a_word__mutmut_54": (
+        "the next place looked for from two characters on: a place one character on exists "
+        "only for a search of one repeated character, and then the first place already ends "
+        "inside a word (refused there) or neither place can cut a word"
+    ),
+    "editengine.engine._fixing.x_judge_correction__mutmut_21": (
+        "a refusal without closest regions (an AmbiguousMatch) gives None instead of (): both "
+        "are falsy, so its candidates are taken either way"
+    ),
+    "editengine.engine._fixing.x_judge_correction__mutmut_124": (
+        "a search that is not text handed to the guard as is: the guard reads only a str "
+        "search and takes anything else as none"
+    ),
+    "editengine.matching._realign.xǁNearestShiftsǁ_sorted__mutmut_1": _SPEED_ONLY,
+    "editengine.matching._realign.xǁNearestShiftsǁ_sorted__mutmut_2": _SPEED_ONLY,
+    "editengine.matching._realign.xǁNearestShiftsǁ_sorted__mutmut_3": _SPEED_ONLY,
+    "editengine.matching._realign.xǁNearestShiftsǁ_sorted__mutmut_4": _SPEED_ONLY,
+    "editengine.matching._realign.xǁNearestShiftsǁ_sorted__mutmut_9": _SPEED_ONLY,
+    "editengine.matching._realign.xǁNearestShiftsǁ_sorted__mutmut_10": _SPEED_ONLY,
+    "editengine.matching._realign.xǁRealignmentǁof__mutmut_33": _MOST_COMMON_FIRST,
+    "editengine.matching._realign.xǁRealignmentǁof__mutmut_35": _MOST_COMMON_FIRST,
+    "editengine.matching._realign.xǁCorrespondenceǁof__mutmut_5": (
+        "every new line's counterpart is set by the opcode that covers it (they cover every "
+        "new line), so the value it starts with is never read"
+    ),
+    "editengine.matching._realign.xǁCorrespondenceǁof__mutmut_48": (
+        "an insertion at the very end then names the line after old_string's last as the one "
+        "it comes before; no line there has a shift, so its depth follows the line before, "
+        "as with none"
+    ),
+    "editengine.matching._realign.x_line_opcodes__mutmut_9": (
+        "autojunk=None is falsy, the same as False"
+    ),
+    "editengine.matching._realign.x__close__mutmut_3": (
+        "levels are whole columns or fractions of a level width and shifts are rounded to four "
+        "places: two of them never differ by exactly 1e-6"
+    ),
+    "editengine.engine._fixing.x__fixer_failed__mutmut_81": (
+        "shared_call missing reads as None instead of False: neither is True"
     ),
 }
 
