@@ -5,6 +5,10 @@ lines whose keys equal old_string's keys in linear time; ``LineBlock`` turns a f
 a :class:`Match` whose rewrite re-indents new_string into the file's frame (the
 indentation style is :mod:`~editengine.matching._indent_style`'s, the re-indentation
 :mod:`~editengine.matching._realign`'s).
+
+Why one long module: the view's memoised indexes (offsets counted on demand, stripped
+lines, the words it has looked up) are what every tier shares; the block search and the
+block that rewrites a found run read those indexes directly.
 """
 
 from __future__ import annotations

@@ -1,4 +1,10 @@
-"""Whitespace-normalised tier: the same tokens with different spacing or line breaks."""
+"""Whitespace-normalised tier: the same tokens with different spacing or line breaks.
+
+Why one long module: finding the places (walks from a rare token, or one search over the
+squeezed file), deciding whether a place may be cut mid-line, and writing new_string over
+moved line breaks are the three halves of one rule — any spacing between the same tokens —
+and each reads the others' assumptions.
+"""
 
 from __future__ import annotations
 
