@@ -5,6 +5,8 @@ each one."""
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -198,3 +200,25 @@ def test_a_typographic_quote_past_max_places_is_refused_by_the_punctuation_tier(
         edit_text(content, 'say("hi")\nsay("hi")', 'say("bye")\nsay("hi")')
     assert "(unicode_punctuation match)" in str(refused.value)
     assert "more than" in str(refused.value)
+
+
+@pytest.mark.parametrize("quote", ["", "\n", " ", "..."])
+def test_every_default_tier_answers_a_degenerate_quote_on_a_typographic_file(quote):
+    # The cascade never hands a tier an empty quote, but a tier called on its own must
+    # still answer (the punctuation tier once searched for "" for ever).
+    from editengine import default_tiers
+
+    def endless(*_: object) -> None:
+        raise TimeoutError("the tier did not answer within 10 s")
+
+    content = "a b\nc d\n\u201cx\u201d\n"
+    previous = signal.signal(signal.SIGALRM, endless)
+    try:
+        for tier in default_tiers():
+            signal.alarm(10)
+            found = tier.find(content, quote)
+            signal.alarm(0)
+            assert all(0 <= match.start <= match.end <= len(content) for match in found)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

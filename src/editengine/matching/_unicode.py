@@ -39,6 +39,8 @@ class UnicodePunctuationTier:
     fuzzy: ClassVar[bool] = False
 
     def find(self, content: str, old: str) -> list[Match]:
+        if not old:
+            return []  # an empty quote stands everywhere: no place, and no endless search
         found = self._find_one_for_one(content, old)
         if found:
             return found
