@@ -171,6 +171,13 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/matching/test_cascade.py",
     ),
     "matching/_base.py": (
+        "tests/matching/test_many_places.py",
+        "tests/matching/test_tiers.py",
+        "tests/matching/test_cascade.py",
+    ),
+    "matching/_whitespace.py": (
+        "tests/matching/test_whitespace_tier.py",
+        "tests/matching/test_many_places.py",
         "tests/matching/test_tiers.py",
         "tests/matching/test_cascade.py",
     ),
