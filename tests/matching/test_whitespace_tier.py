@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from editengine.matching._base import MAX_PLACES, DoubtfulMatch, TooManyPlaces
-from editengine.matching._whitespace import WhitespaceTier, _Frame
+from editengine.matching._whitespace import WhitespaceTier, _Frame, splice_tokens
 
 
 def test_a_quote_spaced_differently_is_found_at_its_exact_span():
@@ -69,3 +69,71 @@ class TestFramePlacesInsertedLines:
 
     def test_a_blank_line_loses_its_spaces_and_tabs(self):
         assert _Frame("  ", "    ").place("a\n \t \n    b") == "a\n\n  b"
+
+
+@pytest.mark.parametrize(
+    ("region", "old", "new", "written"),
+    [
+        # Tokens dropped from the middle, from the end, from the start.
+        ("call(alpha,\n     beta, gamma)", "call(alpha, beta, gamma)", "call(alpha, gamma)",
+         "call(alpha,\n     gamma)"),
+        ("call(alpha,\n     beta, gamma)", "call(alpha, beta, gamma)", "call(alpha, beta)",
+         "call(alpha,\n     beta)"),
+        ("x = f(a)\n  + 1", "x = f(a) + 1", "x = f(a)", "x = f(a)"),
+        ("not x and\n  y", "not x and y", "x and y", "x and\n  y"),
+        ("a = [1,\n  2,\n  3]", "a = [1, 2, 3]", "a = [2, 3]", "a = [2,\n  3]"),
+        # A last token rewritten where the file spaces it as quoted.
+        ("x = a\n    + b", "x = a + b", "x = a + c", "x = a\n    + c"),
+        # A token rewritten between a gap spaced as quoted and one that is not.
+        ("x = a +\n    b", "x = a + b", "x = a - b", "x = a -\n    b"),
+        # new_string's own spacing kept where the file spaces both sides as quoted.
+        ("x = a + b +\n  c", "x = a + b + c", "x = a -b + c", "x = a -b +\n  c"),
+        # Tokens added at the end, and after the last one.
+        ("f(a,\n  b)", "f(a, b)", "f(a, b, c)", "f(a,\n  b, c)"),
+        ("f(a,\n  b)", "f(a, b)", "f(a, b) + g", "f(a,\n  b) + g"),
+        # Whole lines inserted before a line of the file.
+        ("f(a,\n  b)", "f(a, b)", "f(a,\n  x,\n  b)", "f(a,\n  x,\n  b)"),
+        ("f(a,\n  b)", "f(a, b)", "f(a,\n  x,\n  y,\n  b)", "f(a,\n  x,\n  y,\n  b)"),
+        ("a = [1,\n  2,\n  3]", "a = [1, 2, 3]", "a = [1,\n  9,\n  2, 3]",
+         "a = [1,\n  9,\n  2,\n  3]"),
+        # The first token rewritten.
+        ("f(a,\n  b)", "f(a, b)", "g(a,\n  b)", "g(a,\n  b)"),
+    ],
+)  # fmt: skip
+def test_new_string_s_changes_are_made_in_the_file_s_spacing(region, old, new, written):
+    assert splice_tokens(region, old, new, _Frame("", "")) == written
+
+
+def test_lines_inserted_in_an_indented_region_start_at_the_file_s_depth():
+    region = "f(a,\n      b)"
+    new = "    f(a,\n      x,\n      b)"
+    assert splice_tokens(region, "    f(a, b)", new, _Frame("    ", "    ")) == (
+        "f(a,\n      x,\n      b)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "quote", "span"),
+    [
+        ("y = -value + 1\n", "-value+1", (4, 14)),  # a sign after an assignment
+        ("return -x + 1\n", "-x+1", (7, 13)),  # a mark after a word
+        ("if !done && x\n", "done&&x", (4, 13)),  # the operand of a negation
+        ('s = "word, other"\n', "word,other", (5, 16)),  # a string's text
+        ("y = a + b\n", "y=a", (0, 5)),  # stopped before a space
+    ],
+)
+def test_a_mid_line_quote_that_cuts_no_expression_is_a_place(content, quote, span):
+    (match,) = WhitespaceTier().find(content, quote)
+    assert (match.start, match.end) == span
+
+
+@pytest.mark.parametrize(
+    ("content", "quote"),
+    [
+        ("obj.name = 1\n", "name=1"),  # an attribute cut from its object
+        ("f(-x, y)\n", "-x,y"),  # a bracket's content started at a sign
+        ('y = f("x")\n', "y=f("),  # a call cut before its argument
+    ],
+)
+def test_a_mid_line_quote_that_cuts_an_expression_is_not_a_place(content, quote):
+    assert WhitespaceTier().find(content, quote) == []
