@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from editengine.matching._base import MAX_PLACES, DoubtfulMatch, TooManyPlaces
-from editengine.matching._whitespace import WhitespaceTier, _Frame, splice_tokens
+from editengine.matching._whitespace import (
+    WhitespaceTier,
+    _Frame,
+    _squeezed_places,
+    splice_tokens,
+)
 
 
 def test_a_quote_spaced_differently_is_found_at_its_exact_span():
@@ -67,6 +72,9 @@ class TestFramePlacesInsertedLines:
         with pytest.raises(DoubtfulMatch):
             _Frame("\t", "    ").place("a\n  b")
 
+    def test_a_blank_line_keeps_whitespace_other_than_spaces_and_tabs(self):
+        assert _Frame("  ", "    ").place("a\n \f\nb") == "a\n\f\nb"
+
     def test_a_blank_line_loses_its_spaces_and_tabs(self):
         assert _Frame("  ", "    ").place("a\n \t \n    b") == "a\n\n  b"
 
@@ -120,6 +128,7 @@ def test_lines_inserted_in_an_indented_region_start_at_the_file_s_depth():
         ("if !done && x\n", "done&&x", (4, 13)),  # the operand of a negation
         ('s = "word, other"\n', "word,other", (5, 16)),  # a string's text
         ("y = a + b\n", "y=a", (0, 5)),  # stopped before a space
+        ("x = ((a) + a * a)\n", "(a)", (5, 8)),  # at the second of two brackets
     ],
 )
 def test_a_mid_line_quote_that_cuts_no_expression_is_a_place(content, quote, span):
@@ -133,7 +142,15 @@ def test_a_mid_line_quote_that_cuts_no_expression_is_a_place(content, quote, spa
         ("obj.name = 1\n", "name=1"),  # an attribute cut from its object
         ("f(-x, y)\n", "-x,y"),  # a bracket's content started at a sign
         ('y = f("x")\n', "y=f("),  # a call cut before its argument
+        ("xfoo(a, b)\n", "foo(a,b)"),  # started inside a word
+        ("x.bcdef = 1\n", "a.bcdef"),  # a token before the longest one differs
+        ("ab cdefg = 1\n", "a b cdefg"),  # two words run together before the longest
+        ("foo_bar = 1\n", "foo _bar"),  # an underscore is part of a word
     ],
 )
 def test_a_mid_line_quote_that_cuts_an_expression_is_not_a_place(content, quote):
     assert WhitespaceTier().find(content, quote) == []
+
+
+def test_the_squeezed_search_finds_places_one_character_apart():
+    assert _squeezed_places("(((\n", ["(", "("]) == [(0, 2), (1, 3)]
