@@ -389,8 +389,8 @@ _MOST_COMMON_FIRST = (
     "the first of Counter.most_common's list is the commonest however long the list is"
 )
 _ANOTHER_PIVOT = (
-    "another token to walk out from: the token at each index of the quote stands once in every place, "
-    "so the walks find the same places, from more or fewer starts"
+    "another token to walk out from: the token at each index of the quote stands once in "
+    "every place, so the walks find the same places, from more or fewer starts"
 )
 _SQUEEZED_SOONER = (
     "the walks give way to the squeezed search a step sooner, and it finds the same places "
@@ -403,6 +403,14 @@ _FIRST_TOKEN_UNCHECKED = (
     "previous_word is read only from the second token on, after the first token has set it"
 )
 _SPACE_ALWAYS_MATCHES = "the spacing pattern matches the empty string too: it is never None"
+_X_IS_A_WORD = (
+    "X is a word character: with the quote's edge a word too, the quote starts or ends inside "
+    "a word of the file, which _at_word_edges refused before, or an earlier test answers True"
+)
+_CLOSER_ANYWAY = (
+    "after[0] in )]} with any last character returns True, as the last line does: )]} are "
+    "closers too"
+)
 EQUIVALENT: dict[str, str] = {
     "editengine.files._atomic.x_atomic_write_at__mutmut_3": (
         'backup starting as "" instead of None: the cleanup unlinks "" (ENOENT, ignored)'
@@ -769,6 +777,25 @@ EQUIVALENT: dict[str, str] = {
     ),
     "editengine.matching._whitespace.xǁ_ReflowedBlockǁrealign__mutmut_35": (
         "trailing_newline=None is falsy, the same as False"
+    ),
+    "editengine.matching._whitespace.x__clean_start__mutmut_23": _X_IS_A_WORD,
+    "editengine.matching._whitespace.x__clean_start__mutmut_40": _X_IS_A_WORD,
+    "editengine.matching._whitespace.x__clean_end__mutmut_31": _X_IS_A_WORD,
+    "editengine.matching._whitespace.x__clean_end__mutmut_53": _X_IS_A_WORD,
+    "editengine.matching._whitespace.x__clean_end__mutmut_14": (
+        "the branch is entered only when the first character after the spacing is ( [ or .; "
+        "after[0] is an X only when no spacing comes first, and then the branch is not entered"
+    ),
+    "editengine.matching._whitespace.x__clean_end__mutmut_34": _CLOSER_ANYWAY,
+    "editengine.matching._whitespace.x__clean_end__mutmut_35": _CLOSER_ANYWAY,
+    "editengine.matching._whitespace.x_splice_tokens__mutmut_30": (
+        "region[None:start] is region[0:start]"
+    ),
+    "editengine.matching._whitespace.x_splice_tokens__mutmut_35": (
+        "autojunk=None is falsy, the same as False"
+    ),
+    "editengine.matching._whitespace.x_splice_tokens__mutmut_165": (
+        "str.rfind takes None for a start of 0"
     ),
     "editengine.engine._fixing.x__fixer_failed__mutmut_81": (
         "shared_call missing reads as None instead of False: neither is True"

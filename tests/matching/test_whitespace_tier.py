@@ -21,12 +21,12 @@ def test_a_quote_spaced_differently_is_found_at_its_exact_span():
 
 
 def test_a_two_token_quote_is_looked_for():
-    (match,) = WhitespaceTier().find("x = a ,b\n", "a,b")
-    assert (match.start, match.end) == (4, 8)
+    (match,) = WhitespaceTier().find("    return ;\n", "return;")
+    assert (match.start, match.end) == (0, 12)
 
 
 def test_too_many_places_names_the_tier_and_each_place_s_last_line():
-    content = "f(a,\n b)\n" * (MAX_PLACES + 1)
+    content = "f(a, b\n)\n" * (MAX_PLACES + 1)
     with pytest.raises(TooManyPlaces) as refused:
         WhitespaceTier().find(content, "f(a, b)")
     assert refused.value.tier == "whitespace"
@@ -88,6 +88,7 @@ class TestFramePlacesInsertedLines:
         ("call(alpha,\n     beta, gamma)", "call(alpha, beta, gamma)", "call(alpha, beta)",
          "call(alpha,\n     beta)"),
         ("x = f(a)\n  + 1", "x = f(a) + 1", "x = f(a)", "x = f(a)"),
+        ("x = f(a)\n  + 1", "x = f(a) + 1", "", ""),
         ("not x and\n  y", "not x and y", "x and y", "x and\n  y"),
         ("a = [1,\n  2,\n  3]", "a = [1, 2, 3]", "a = [2, 3]", "a = [2,\n  3]"),
         # A last token rewritten where the file spaces it as quoted.
@@ -104,6 +105,10 @@ class TestFramePlacesInsertedLines:
         ("f(a,\n  b)", "f(a, b)", "f(a,\n  x,\n  y,\n  b)", "f(a,\n  x,\n  y,\n  b)"),
         ("a = [1,\n  2,\n  3]", "a = [1, 2, 3]", "a = [1,\n  9,\n  2, 3]",
          "a = [1,\n  9,\n  2,\n  3]"),
+        ("a = [1,\n  2,\n  3]", "a = [1, 2, 3]", "a = [1,\n  2,\n  9,\n  3]",
+         "a = [1,\n  2,\n  9,\n  3]"),
+        # Two rewrites, each where the file spaces it as quoted.
+        ("x = a + b +\n  c + d", "x = a + b + c + d", "x = a -b + c -d", "x = a -b +\n  c -d"),
         # The first token rewritten.
         ("f(a,\n  b)", "f(a, b)", "g(a,\n  b)", "g(a,\n  b)"),
     ],
@@ -129,6 +134,7 @@ def test_lines_inserted_in_an_indented_region_start_at_the_file_s_depth():
         ('s = "word, other"\n', "word,other", (5, 16)),  # a string's text
         ("y = a + b\n", "y=a", (0, 5)),  # stopped before a space
         ("x = ((a) + a * a)\n", "(a)", (5, 8)),  # at the second of two brackets
+        ("y = 1 if (a) else 2\n", "1 if", (4, 8)),  # a keyword before its condition
     ],
 )
 def test_a_mid_line_quote_that_cuts_no_expression_is_a_place(content, quote, span):
@@ -146,6 +152,10 @@ def test_a_mid_line_quote_that_cuts_no_expression_is_a_place(content, quote, spa
         ("x.bcdef = 1\n", "a.bcdef"),  # a token before the longest one differs
         ("ab cdefg = 1\n", "a b cdefg"),  # two words run together before the longest
         ("foo_bar = 1\n", "foo _bar"),  # an underscore is part of a word
+        ("X-y = 1\n", "-y=1"),  # an operand cut from the name before it
+        ("y = X.size\n", "y=X"),  # an object cut from its attribute
+        ("y = a+X\n", "y=a+"),  # an operator cut from its operand
+        ("y = X-1\n", "y=X"),  # a name cut from the operator after it
     ],
 )
 def test_a_mid_line_quote_that_cuts_an_expression_is_not_a_place(content, quote):
@@ -154,3 +164,7 @@ def test_a_mid_line_quote_that_cuts_an_expression_is_not_a_place(content, quote)
 
 def test_the_squeezed_search_finds_places_one_character_apart():
     assert _squeezed_places("(((\n", ["(", "("]) == [(0, 2), (1, 3)]
+
+
+def test_a_quote_starting_inside_a_word_is_not_even_a_cut_place():
+    assert WhitespaceTier().cut_places("xfoo(a, b)\n", "foo(a,b)") == []
