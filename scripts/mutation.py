@@ -171,6 +171,13 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/matching/test_cascade.py",
     ),
     "matching/_base.py": (
+        "tests/matching/test_many_places.py",
+        "tests/matching/test_tiers.py",
+        "tests/matching/test_cascade.py",
+    ),
+    "matching/_whitespace.py": (
+        "tests/matching/test_whitespace_tier.py",
+        "tests/matching/test_many_places.py",
         "tests/matching/test_tiers.py",
         "tests/matching/test_cascade.py",
     ),
@@ -380,6 +387,29 @@ _SPEED_ONLY = (
 )
 _MOST_COMMON_FIRST = (
     "the first of Counter.most_common's list is the commonest however long the list is"
+)
+_ANOTHER_PIVOT = (
+    "another token to walk out from: the token at each index of the quote stands once in "
+    "every place, so the walks find the same places, from more or fewer starts"
+)
+_SQUEEZED_SOONER = (
+    "the walks give way to the squeezed search a step sooner, and it finds the same places "
+    "in the same order (test_the_squeezed_search_finds_exactly_the_places_the_walks_find)"
+)
+_FORWARD_WALK_WASTED = (
+    "a forward walk after a failed walk back: its end is thrown away, as no start was found"
+)
+_FIRST_TOKEN_UNCHECKED = (
+    "previous_word is read only from the second token on, after the first token has set it"
+)
+_SPACE_ALWAYS_MATCHES = "the spacing pattern matches the empty string too: it is never None"
+_X_IS_A_WORD = (
+    "X is a word character: with the quote's edge a word too, the quote starts or ends inside "
+    "a word of the file, which _at_word_edges refused before, or an earlier test answers True"
+)
+_CLOSER_ANYWAY = (
+    "after[0] in )]} with any last character returns True, as the last line does: )]} are "
+    "closers too"
 )
 EQUIVALENT: dict[str, str] = {
     "editengine.files._atomic.x_atomic_write_at__mutmut_3": (
@@ -720,6 +750,52 @@ EQUIVALENT: dict[str, str] = {
     "editengine.matching._realign.x__close__mutmut_3": (
         "levels are whole columns or fractions of a level width and shifts are rounded to four "
         "places: two of them never differ by exactly 1e-6"
+    ),
+    "editengine.matching._whitespace.xǁWhitespaceTierǁ_places__mutmut_12": _ANOTHER_PIVOT,
+    "editengine.matching._whitespace.xǁWhitespaceTierǁ_places__mutmut_14": _ANOTHER_PIVOT,
+    "editengine.matching._whitespace.xǁWhitespaceTierǁ_places__mutmut_17": _ANOTHER_PIVOT,
+    "editengine.matching._whitespace.x__rarest_short_token__mutmut_7": _ANOTHER_PIVOT,
+    "editengine.matching._whitespace.x__rarest_short_token__mutmut_11": _ANOTHER_PIVOT,
+    "editengine.matching._whitespace.x__rarest_short_token__mutmut_13": _ANOTHER_PIVOT,
+    "editengine.matching._whitespace.xǁWhitespaceTierǁ_places__mutmut_26": _SQUEEZED_SOONER,
+    "editengine.matching._whitespace.xǁWhitespaceTierǁ_places__mutmut_35": _SQUEEZED_SOONER,
+    "editengine.matching._whitespace.xǁWhitespaceTierǁ_places__mutmut_37": _SQUEEZED_SOONER,
+    "editengine.matching._whitespace.xǁWhitespaceTierǁ_places__mutmut_55": _FORWARD_WALK_WASTED,
+    "editengine.matching._whitespace.x__walk_forward__mutmut_2": _FIRST_TOKEN_UNCHECKED,
+    "editengine.matching._whitespace.x__walk_forward__mutmut_3": _FIRST_TOKEN_UNCHECKED,
+    "editengine.matching._whitespace.x__walk_forward__mutmut_12": _SPACE_ALWAYS_MATCHES,
+    "editengine.matching._whitespace.x_token_key__mutmut_2": (
+        "keys are compared only with keys made the same way, and no token holds a space: "
+        "any separator with one keeps different token lists apart"
+    ),
+    "editengine.matching._whitespace.xǁ_Frameǁ_moved__mutmut_3": (
+        "the line is blank: it holds no X to strip"
+    ),
+    "editengine.matching._whitespace.x__clean_end__mutmut_47": (
+        "after[0] is no space or tab here, so after holds two characters at most: "
+        "after[1:3] is after[1:2]"
+    ),
+    "editengine.matching._whitespace.xǁ_ReflowedBlockǁrealign__mutmut_35": (
+        "trailing_newline=None is falsy, the same as False"
+    ),
+    "editengine.matching._whitespace.x__clean_start__mutmut_23": _X_IS_A_WORD,
+    "editengine.matching._whitespace.x__clean_start__mutmut_40": _X_IS_A_WORD,
+    "editengine.matching._whitespace.x__clean_end__mutmut_31": _X_IS_A_WORD,
+    "editengine.matching._whitespace.x__clean_end__mutmut_53": _X_IS_A_WORD,
+    "editengine.matching._whitespace.x__clean_end__mutmut_14": (
+        "the branch is entered only when the first character after the spacing is ( [ or .; "
+        "after[0] is an X only when no spacing comes first, and then the branch is not entered"
+    ),
+    "editengine.matching._whitespace.x__clean_end__mutmut_34": _CLOSER_ANYWAY,
+    "editengine.matching._whitespace.x__clean_end__mutmut_35": _CLOSER_ANYWAY,
+    "editengine.matching._whitespace.x_splice_tokens__mutmut_30": (
+        "region[None:start] is region[0:start]"
+    ),
+    "editengine.matching._whitespace.x_splice_tokens__mutmut_35": (
+        "autojunk=None is falsy, the same as False"
+    ),
+    "editengine.matching._whitespace.x_splice_tokens__mutmut_165": (
+        "str.rfind takes None for a start of 0"
     ),
     "editengine.engine._fixing.x__fixer_failed__mutmut_81": (
         "shared_call missing reads as None instead of False: neither is True"

@@ -12,10 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from editengine import AmbiguousMatch, EditEngine, edit_text
+from editengine._results import Region
 from editengine._text import NormalizedText
 from editengine.matching import _already_applied as already_applied
 from editengine.matching import _whitespace as whitespace
-from editengine.matching._base import DoubtfulMatch, Match
+from editengine.matching._base import (
+    DoubtfulMatch,
+    Match,
+    TooManyPlaces,
+    refuse_past_max_places,
+)
 from editengine.matching._whitespace import MAX_PLACES, WhitespaceTier
 
 # Texts of a few words, marks and every kind of spacing, so tokens repeat and places overlap.
@@ -222,3 +228,25 @@ def test_every_default_tier_answers_a_degenerate_quote_on_a_typographic_file(quo
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_the_refusal_names_the_tier_the_limit_and_each_place_and_says_what_to_do():
+    refusal = TooManyPlaces("whitespace", 1_000, (Region(3, 4), Region(9, 9)))
+    assert str(refusal).startswith(
+        "the quote matches more than 1,000 places (whitespace match), the first at "
+        f"{Region(3, 4).describe()}, {Region(9, 9).describe()}; so many places are not "
+        "weighed one by one."
+    )
+    assert refusal.hint == (
+        "Quote old_string exactly as the file has it, spacing included (an exact quote has "
+        "no such limit), with enough surrounding lines to match one place."
+    )
+    assert refusal.tier == "whitespace"
+    assert refusal.candidates == (Region(3, 4), Region(9, 9))
+
+
+def test_blocks_past_max_places_are_refused_by_the_tier_that_found_them():
+    with pytest.raises(TooManyPlaces) as refused:
+        refuse_past_max_places("indentation", list(range(0, 2 * (MAX_PLACES + 1), 2)), 2)
+    assert refused.value.tier == "indentation"
+    assert refused.value.candidates[:2] == (Region(1, 2), Region(3, 4))
