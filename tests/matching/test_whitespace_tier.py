@@ -156,6 +156,8 @@ def test_a_mid_line_quote_that_cuts_no_expression_is_a_place(content, quote, spa
         ("y = X.size\n", "y=X"),  # an object cut from its attribute
         ("y = a+X\n", "y=a+"),  # an operator cut from its operand
         ("y = X-1\n", "y=X"),  # a name cut from the operator after it
+        ("y = f(X)\n", "y=f("),  # a call cut before a capitalised argument
+        ("y = f(a)X\n", "y=f(a)"),  # a call cut from the name after it
     ],
 )
 def test_a_mid_line_quote_that_cuts_an_expression_is_not_a_place(content, quote):
