@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
 from editengine._errors import AmbiguousMatch
-from editengine._results import Region
+from editengine._results import Region, TierAttempt
 
 
 @dataclass(frozen=True)
@@ -59,15 +59,24 @@ class TooManyPlaces(AmbiguousMatch):
     lock; past the limit the tier stops and the edit is refused, naming the first places.
     """
 
-    def __init__(self, tier: str, limit: int, regions: tuple[Region, ...]) -> None:
+    def __init__(
+        self,
+        tier: str,
+        limit: int,
+        regions: tuple[Region, ...],
+        *,
+        subject: str = "the quote",
+        trace: tuple[TierAttempt, ...] = (),
+    ) -> None:
         where = ", ".join(region.describe() for region in regions)
         super().__init__(
-            f"the quote matches more than {limit:,} places ({tier} match), the first at "
+            f"{subject} matches more than {limit:,} places ({tier} match), the first at "
             f"{where}; so many places are not weighed one by one.",
             hint="Quote old_string exactly as the file has it, spacing included (an exact "
             "quote has no such limit), with enough surrounding lines to match one place.",
             candidates=regions,
             tier=tier,
+            trace=trace,
         )
         self.limit = limit
 

@@ -136,16 +136,17 @@ class ElisionTier:
         if len(segments) > _SCANNED_SEGMENTS:
             view.stripped_index  # noqa: B018 - built once, then every segment looks it up
         # A segment quoted again (the same lines between other markers) is looked up once.
+        keys = [tuple(segment) for segment in segments]
         found: dict[tuple[str, ...], list[int]] = {}
         grouped: dict[tuple[str, ...], dict[int, list[int]]] = {}
-        for segment in segments:
-            if tuple(segment) not in found:
-                found[tuple(segment)] = _placements(view, segment)
-        for segment in segments[1:]:
-            if tuple(segment) not in grouped:
-                grouped[tuple(segment)] = _by_depth_shift(view, segment, found[tuple(segment)])
-        placements = [found[tuple(segment)] for segment in segments]
-        by_shift = [grouped[tuple(segment)] for segment in segments[1:]]
+        for key, segment in zip(keys, segments):
+            if key not in found:
+                found[key] = _placements(view, segment)
+        for key, segment in zip(keys[1:], segments[1:]):
+            if key not in grouped:
+                grouped[key] = _by_depth_shift(view, segment, found[key])
+        placements = [found[key] for key in keys]
+        by_shift = [grouped[key] for key in keys[1:]]
         chains = _tightest_chains(view, segments, by_shift, placements[0], self.name)
         # Blank lines old_string had beside each marker: matched as part of the gap.
         beside = [

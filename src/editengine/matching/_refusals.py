@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from editengine._errors import AmbiguousMatch, CountMismatch, NoMatch
 from editengine._results import Region, TierAttempt
+from editengine.matching._base import TooManyPlaces
 from editengine.matching._closest import closest_regions
 
 _LISTED = 20
@@ -34,15 +35,9 @@ def ambiguous(
 def too_many_places(
     tier: str, limit: int, first: tuple[Region, ...], trace: tuple[TierAttempt, ...]
 ) -> AmbiguousMatch:
-    return AmbiguousMatch(
-        f"old_string matches more than {limit:,} places ({tier} match), the first at "
-        f"{_places(first)}; so many places are not weighed one by one.",
-        hint="Quote old_string exactly as the file has it, spacing included (an exact quote "
-        "has no such limit), with enough surrounding lines to match one place.",
-        candidates=first,
-        tier=tier,
-        trace=trace,
-    )
+    """The cascade's wording of a tier's :class:`TooManyPlaces`: about old_string, with the
+    trace of the tiers tried."""
+    return TooManyPlaces(tier, limit, first, subject="old_string", trace=trace)
 
 
 def near_tie(
