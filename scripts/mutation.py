@@ -238,6 +238,23 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_telemetry_hooks.py",
         "tests/engine/test_errors_leave_files_intact.py",
     ),
+    # The cascade, its line index and its last two tiers: the matching tests as a whole,
+    # each one short (the folder runs in seconds).
+    "matching/_lines.py": ("tests/matching", "tests/speed/test_fast_paths.py"),
+    "matching/_anchor.py": ("tests/matching",),
+    "matching/_elision.py": ("tests/matching",),
+    "matching/_cascade.py": ("tests/matching", "tests/engine/test_tools.py"),
+    "engine/_undo.py": ("tests/undo",),
+    "engine/_patching.py": ("tests/patch",),
+    "engine/_edit_equivalence.py": (
+        "tests/adversarial/test_edit_equivalence_properties.py",
+        "tests/engine/test_relatedness_guard.py",
+        "tests/engine/test_fixer_judgement.py",
+        "tests/engine/test_fixer_verdict.py",
+        "tests/integration/test_fixer_relatedness.py",
+        "tests/integration/test_malicious_fixer.py",
+    ),
+    "engine/_core.py": ("tests/engine",),
 }
 
 # Mutants that behave exactly like the code they mutate: name -> why (docs/mutation.md).
@@ -800,6 +817,22 @@ EQUIVALENT: dict[str, str] = {
     "editengine.engine._fixing.x__fixer_failed__mutmut_81": (
         "shared_call missing reads as None instead of False: neither is True"
     ),
+    # editengine.matching._anchor: from here
+    # editengine.matching._anchor: to here
+    # editengine.matching._elision: from here
+    # editengine.matching._elision: to here
+    # editengine.matching._lines: from here
+    # editengine.matching._lines: to here
+    # editengine.matching._cascade: from here
+    # editengine.matching._cascade: to here
+    # editengine.engine._undo: from here
+    # editengine.engine._undo: to here
+    # editengine.engine._patching: from here
+    # editengine.engine._patching: to here
+    # editengine.engine._edit_equivalence: from here
+    # editengine.engine._edit_equivalence: to here
+    # editengine.engine._core: from here
+    # editengine.engine._core: to here
 }
 
 # Read by the code under test (prompt templates, the bundled benchmark).
