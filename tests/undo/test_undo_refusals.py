@@ -390,6 +390,27 @@ def test_a_program_ignoring_the_lock_that_deletes_the_file_is_named_as_deleting_
     assert not path.exists()
 
 
+@pytest.mark.parametrize("after_read", [1, 2], ids=["after-the-plan", "during-the-write"])
+def test_a_program_ignoring_the_lock_that_writes_binary_bytes_makes_the_undo_stale(
+    engine: EditEngine,
+    workspace: Path,
+    write: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+    after_read: int,
+) -> None:
+    _history(engine, write, created=False)
+    path = workspace / "a.py"
+    _meddled(
+        engine, monkeypatch, after_read=after_read, meddle=lambda: path.write_bytes(b"\x00bin")
+    )
+
+    with pytest.raises(StaleFile) as caught:
+        engine.undo()
+
+    assert caught.value.message.startswith("a.py is no longer UTF-8 text")
+    assert path.read_bytes() == b"\x00bin"
+
+
 def test_undo_keeps_the_permission_bits_the_file_has_now(
     engine: EditEngine, workspace: Path, write: Callable[..., Path]
 ) -> None:

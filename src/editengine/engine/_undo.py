@@ -396,7 +396,10 @@ def _apply(
     def still_before(folder: AnchoredDir, name: str) -> None:
         # The last check, right before the rename (or unlink), against a program that
         # ignores our lock and wrote the file since it was read above.
-        now = folder.read(name, display=target.display, max_bytes=_NO_LIMIT)
+        try:
+            now = folder.read(name, display=target.display, max_bytes=_NO_LIMIT)
+        except (BinaryFile, UnsupportedEncoding) as error:
+            raise _no_longer_text(target) from error
         if (now.data if now.exists else None) != before:
             raise _stale(entry, now.data if now.exists else None, now.sha256, first=True)
 
@@ -474,13 +477,17 @@ def _snapshot(engine: EngineCore, target: Target) -> FileSnapshot:
     try:
         return engine.files.read(target.real, display=target.display, max_bytes=_NO_LIMIT)
     except (BinaryFile, UnsupportedEncoding) as error:
-        # editengine only ever writes UTF-8 text: someone else put these bytes there.
-        raise StaleFile(
-            f"{target.display} is no longer UTF-8 text, so it changed since editengine wrote "
-            "it; nothing was restored.",
-            path=target.display,
-            hint="Restore the file from version control, or fix it by hand.",
-        ) from error
+        raise _no_longer_text(target) from error
+
+
+def _no_longer_text(target: Target) -> StaleFile:
+    # editengine only ever writes UTF-8 text: someone else put these bytes there.
+    return StaleFile(
+        f"{target.display} is no longer UTF-8 text, so it changed since editengine wrote "
+        "it; nothing was restored.",
+        path=target.display,
+        hint="Restore the file from version control, or fix it by hand.",
+    )
 
 
 def _current_bytes(engine: EngineCore, target: Target) -> bytes | None:
