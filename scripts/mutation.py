@@ -826,6 +826,32 @@ EQUIVALENT: dict[str, str] = {
     # editengine.matching._cascade: from here
     # editengine.matching._cascade: to here
     # editengine.engine._undo: from here
+    "editengine.engine._undo.x__text__mutmut_7": "bytes.decode's default encoding is UTF-8",
+    "editengine.engine._undo.x__text__mutmut_10": (
+        "codec names are case-insensitive: UTF-8 is utf-8"
+    ),
+    "editengine.engine._undo.x__write_anchored__mutmut_13": (
+        "its one caller always passes check: the None branch is never taken"
+    ),
+    "editengine.engine._undo.x_reverse__mutmut_1": (
+        "engine.undo and engine.redo always pass steps: reverse's own default is never used"
+    ),
+    "editengine.engine._undo.x_reverse__mutmut_80": (
+        "the group id of a reversed patch is only compared for equality: 17 hex digits of a "
+        "fresh uuid4 tell groups apart as 16 do"
+    ),
+    "editengine.engine._undo.x__journal__mutmut_6": (
+        "the engine always sets its journal attribute (None when off): getattr's default is "
+        "never used"
+    ),
+    "editengine.engine._undo.x__stale__mutmut_11": (
+        "a file read has a sha256 exactly when it exists, and a missing file takes the branch "
+        "before: the '?' for no sha256 is never shown"
+    ),
+    "editengine.engine._undo.x__stale__mutmut_13": (
+        "a file read has a sha256 exactly when it exists, and a missing file takes the branch "
+        "before: the '?' for no sha256 is never shown"
+    ),
     # editengine.engine._undo: to here
     # editengine.engine._patching: from here
     # editengine.engine._patching: to here

@@ -58,6 +58,26 @@ def test_a_file_changed_since_is_refused_naming_both_hashes_and_the_write(
     assert path.read_bytes() == b"by hand\n"
 
 
+def test_a_step_reached_after_undoing_newer_ones_says_so_when_it_is_refused(
+    engine: EditEngine, workspace: Path, write: Callable[..., Path]
+) -> None:
+    path = write("a.txt", "one\n")
+    engine.edit("a.txt", "one", "two")
+    path.write_bytes(b"three\n")  # by hand: the first edit's result is gone
+    engine.edit("a.txt", "three", "four")
+    now, left = short_sha(b"three\n"), short_sha(b"two\n")
+
+    with pytest.raises(StaleFile) as caught:
+        engine.undo(steps=2)
+
+    assert caught.value.message == (
+        f"a.txt has changed (sha256 {now}…) since the write being undone (reached after "
+        f'undoing the newer steps) — "Replaced 1 occurrence in a.txt (exact match)" left '
+        f"sha256 {left}…. Nothing was restored."
+    )
+    assert path.read_bytes() == b"four\n"
+
+
 def test_a_file_deleted_since_is_refused_as_deleted(
     engine: EditEngine, workspace: Path, write: Callable[..., Path]
 ) -> None:
@@ -495,3 +515,133 @@ def test_a_write_the_disk_refuses_names_the_file_and_journals_no_undo(
     assert caught.value.path == "sub/a.txt"
     assert tree(workspace) == before
     assert len(engine.journal_entries()) == entries
+
+
+def test_a_file_replaced_by_a_folder_is_refused_naming_it(
+    engine: EditEngine, workspace: Path, write: Callable[..., Path]
+) -> None:
+    from editengine._errors import NotAFile
+
+    path = write("a.txt", "one\n")
+    engine.edit("a.txt", "one", "two")
+    path.unlink()
+    path.mkdir()
+
+    with pytest.raises(NotAFile) as caught:
+        engine.undo()
+
+    assert caught.value.path == "a.txt"
+    assert caught.value.message.startswith("a.txt is a directory")
+    assert path.is_dir()
+
+
+def test_a_file_replaced_by_a_folder_right_before_the_rename_is_refused_naming_it(
+    engine: EditEngine, workspace: Path, write: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from editengine._errors import NotAFile
+
+    _history(engine, write, created=False)
+    path = workspace / "a.py"
+
+    def folder_in_its_place() -> None:
+        path.unlink()
+        path.mkdir()
+
+    _meddled(engine, monkeypatch, after_read=2, meddle=folder_in_its_place)
+
+    with pytest.raises(NotAFile) as caught:
+        engine.undo()
+
+    assert caught.value.path == "a.py"
+    assert caught.value.message.startswith("a.py is a directory")
+    assert path.is_dir()
+
+
+def test_the_write_undone_elsewhere_while_the_undo_of_one_file_plans_names_that_file(
+    engine: EditEngine, make_engine: Callable[..., EditEngine], write: Callable[..., Path]
+) -> None:
+    write("a.txt", "one\n")
+    engine.edit("a.txt", "one", "two")
+    journal = engine.journal
+    assert journal is not None
+    read_entries = journal.entries
+    reads = {"n": 0}
+
+    def entries_then_undone_elsewhere() -> object:
+        reads["n"] += 1
+        found = read_entries()
+        if reads["n"] == 1:
+            make_engine().undo("a.txt")  # another engine takes it back first
+        return found
+
+    journal.entries = entries_then_undone_elsewhere  # type: ignore[method-assign]
+
+    with pytest.raises(NothingToUndo) as caught:
+        engine.undo("a.txt")
+
+    assert caught.value.message == "The journal holds no write to undo of a.txt."
+
+
+def test_a_file_locked_by_another_edit_too_long_is_named(
+    make_engine: Callable[..., EditEngine], workspace: Path, write: Callable[..., Path]
+) -> None:
+    import threading
+
+    from editengine._errors import WriteFailed
+
+    engine = make_engine(lock_timeout=0.2)
+    write("a.txt", "one\n")
+    engine.edit("a.txt", "one", "two")
+    holder = make_engine()
+    target = holder.workspace.resolve("a.txt")
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with holder._locks.hold(target.real, display="a.txt"):
+            held.set()
+            release.wait(30)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    try:
+        held.wait(30)
+        with pytest.raises(WriteFailed) as caught:
+            engine.undo()
+    finally:
+        release.set()
+        thread.join(30)
+
+    assert caught.value.message.startswith("a.txt stayed locked by another edit")
+    assert caught.value.path == "a.txt"
+    assert (workspace / "a.txt").read_bytes() == b"two\n"
+
+
+def test_a_write_failing_after_two_steps_names_both_steps_that_happened(
+    engine: EditEngine,
+    workspace: Path,
+    write: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from editengine._errors import WriteFailed
+    from editengine.files import AnchoredDir
+
+    for name in ("a", "b", "c"):
+        write(f"{name}.txt", f"{name}1\n")
+        engine.edit(f"{name}.txt", f"{name}1", f"{name}2")
+    real_write = AnchoredDir.write
+    calls: list[str] = []
+
+    def third_fails(folder: AnchoredDir, name: str, data: bytes, **options: object) -> object:
+        calls.append(name)
+        if len(calls) == 3:
+            raise WriteFailed(f"Could not write {name}: disk full.", path=name)
+        return real_write(folder, name, data, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(AnchoredDir, "write", third_fails)
+    with pytest.raises(WriteFailed) as caught:
+        engine.undo(steps=3)
+
+    assert "Before this failed, 2 step(s) were restored and journaled: c.txt, b.txt." in str(
+        caught.value
+    )
+    assert [(workspace / f"{n}.txt").read_bytes() for n in "abc"] == [b"a2\n", b"b1\n", b"c1\n"]

@@ -36,6 +36,7 @@ def test_undoing_a_deletion_recreates_the_file_and_its_folder_with_its_permissio
 
     assert path.read_bytes() == b"echo hi\n"
     assert path.stat().st_mode & 0o777 == 0o751
+    assert engine.journal_entries()[-1].mode == 0o751  # the undo records the bits it restored
 
 
 def test_redoing_the_undo_of_a_created_file_recreates_it_with_the_bits_it_had(

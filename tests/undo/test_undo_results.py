@@ -141,7 +141,10 @@ def test_undoing_a_write_whose_old_bytes_were_not_utf8_restores_them_and_still_s
 
 
 def test_a_journal_that_cannot_take_the_undo_leaves_a_note_and_the_file_restored(
-    engine: EditEngine, workspace: Path, write: Callable[..., Path]
+    engine: EditEngine,
+    workspace: Path,
+    write: Callable[..., Path],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     write("a.txt", "one\n")
     engine.edit("a.txt", "one", "two")
@@ -167,6 +170,7 @@ def test_a_journal_that_cannot_take_the_undo_leaves_a_note_and_the_file_restored
     assert result.to_dict()["notes"] == [note]
     assert result.text().split("\n\n")[2] == note
     assert journal.entries() == entries
+    assert "could not journal the write of a.txt: the disk is full" in caplog.messages
 
 
 def test_the_entries_of_one_file_are_listed_alone_oldest_first(
@@ -200,3 +204,87 @@ def test_an_undo_is_journaled_as_an_entry_naming_the_write_it_reversed(
     assert (undone.before_sha256, undone.after_sha256) == (sha(b"new\n"), None)
     assert (redone.operation, redone.strategy, redone.target) == ("redo", "redo", undone.id)
     assert redone.summary == "redo of: undo of: Created b.txt (1 line)"
+
+
+def test_redo_twice_after_undoing_two_writes_of_one_file_reapplies_both_in_order(
+    engine: EditEngine, workspace: Path, write: Callable[..., Path]
+) -> None:
+    path = write("a.txt", "one\n")
+    engine.edit("a.txt", "one", "two")
+    engine.edit("a.txt", "two", "three")
+    engine.undo(steps=2)
+    assert path.read_bytes() == b"one\n"
+
+    engine.redo()
+    assert path.read_bytes() == b"two\n"
+    engine.redo()  # the redo just journaled does not hide the older undo
+    assert path.read_bytes() == b"three\n"
+
+
+def test_the_journal_listing_marks_only_the_writes_still_in_effect_as_undoable(
+    engine: EditEngine, write: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from editengine.cli import main
+
+    write("a.txt", "one\n")
+    write("b.txt", "one\n")
+    engine.edit("a.txt", "one", "two")
+    engine.edit("b.txt", "one", "two")
+    engine.undo()  # b.txt's edit
+    assert engine.journal is not None
+
+    status = main(["undo", "--list", "--json", "--root", str(engine.root),
+                   "--journal-dir", str(engine.journal.base)])  # fmt: skip
+
+    assert status == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(row["path"], row["operation"], row["undoable"]) for row in rows] == [
+        ("a.txt", "edit", True),
+        ("b.txt", "edit", False),
+        ("b.txt", "undo", False),
+    ]
+
+
+def test_two_patches_undone_at_once_stay_two_steps_for_redo(
+    engine: EditEngine, workspace: Path, write: Callable[..., Path]
+) -> None:
+    for name in ("a", "b", "c", "d"):
+        write(f"{name}.txt", f"{name}1\n")
+
+    def patch(first: str, second: str) -> str:
+        return (
+            f"*** Begin Patch\n*** Update File: {first}.txt\n@@\n-{first}1\n+{first}2\n"
+            f"*** Update File: {second}.txt\n@@\n-{second}1\n+{second}2\n*** End Patch"
+        )
+
+    engine.apply_patch(patch("a", "b"))
+    engine.apply_patch(patch("c", "d"))
+    engine.undo(steps=2)
+
+    redone = engine.redo()  # the newest undo: the first patch's
+
+    assert sorted(redone.files) == ["a.txt", "b.txt"]
+    assert [(workspace / f"{n}.txt").read_bytes() for n in "abcd"] == [
+        b"a2\n",
+        b"b2\n",
+        b"c1\n",
+        b"d1\n",
+    ]
+
+
+def test_the_text_keeps_each_diff_whole_but_its_last_newline(
+    engine: EditEngine, write: Callable[..., Path]
+) -> None:
+    # Trailing spaces and a last character that happens to be an X are part of the diff.
+    write("pad.py", "pad = 1  \n")
+    write("flag.py", "FLAG = X\n")
+    engine.edit("pad.py", "pad = 1", "pad = 2")
+    engine.edit("flag.py", "FLAG = X", "FLAG = Y")
+
+    text = engine.undo(steps=2).text()
+
+    assert text.endswith(
+        "-FLAG = Y\n+FLAG = X\n\n--- a/pad.py\n+++ b/pad.py\n@@ -1 +1 @@\n-pad = 2  \n+pad = 1  "
+    )
