@@ -854,6 +854,85 @@ EQUIVALENT: dict[str, str] = {
     ),
     # editengine.engine._undo: to here
     # editengine.engine._patching: from here
+    "editengine.engine._patching.x_apply_patch__mutmut_1": (
+        "EditEngine.apply_patch always passes dry_run: this default is never used"
+    ),
+    "editengine.engine._patching.x_apply_patch__mutmut_46": (
+        "_telemetry_failure never reads its parsed argument"
+    ),
+    "editengine.engine._patching.x_apply_patch__mutmut_138": (
+        "dry_run=None is falsy, the same as False"
+    ),
+    "editengine.engine._patching.x__resolve__mutmut_11": (
+        "the placeholder snapshot is replaced by the read under the lock before anything reads it"
+    ),
+    "editengine.engine._patching.x__resolve__mutmut_14": (
+        "the placeholder snapshot is replaced by the read under the lock before anything reads it"
+    ),
+    "editengine.engine._patching.x__resolve__mutmut_15": (
+        "the placeholder snapshot is replaced by the read under the lock before anything reads it"
+    ),
+    "editengine.engine._patching.x__why_not__mutmut_7": (
+        "the patch reads a corrected hunk's text, strategy, spans and no_change, never its "
+        "replacements"
+    ),
+    "editengine.engine._patching.x__why_not__mutmut_14": (
+        "the patch reads a corrected hunk's text, strategy, spans and no_change, never its "
+        "replacements"
+    ),
+    "editengine.engine._patching.x__why_not__mutmut_40": (
+        "every refusal of the cascade has a message: the code in its place is never used"
+    ),
+    "editengine.engine._patching.x__confirmed__mutmut_29": (
+        "dry_run=None is falsy, the same as False"
+    ),
+    "editengine.engine._patching.x__commit__mutmut_43": (
+        "the group id is only compared for equality: 17 hex digits of a fresh uuid4 tell "
+        "patches apart as 16 do"
+    ),
+    "editengine.engine._patching.x__step__mutmut_11": (
+        "codec names are case-insensitive: UTF-8 is utf-8"
+    ),
+    "editengine.engine._patching.x__edit_result__mutmut_9": (
+        "codec names are case-insensitive: UTF-8 is utf-8"
+    ),
+    "editengine.engine._patching.x__missing_folders__mutmut_3": (
+        "depth 0 is the workspace root, which exists: checking it first finds nothing missing"
+    ),
+    "editengine.engine._patching.x__missing_folders__mutmut_7": (
+        "one depth past the path checks the whole path again: nothing new is found missing"
+    ),
+    "editengine.engine._patching.x__missing_folders__mutmut_17": (
+        "the deepest folder listed twice is removed once on rollback; the second rmdir finds "
+        "nothing and is suppressed"
+    ),
+    "editengine.engine._patching.x__restore__mutmut_14": (
+        "an error in a rollback is suppressed (the patch's own failure is raised): the "
+        "display that would word it is never shown"
+    ),
+    "editengine.engine._patching.x__restore__mutmut_19": (
+        "an error in a rollback is suppressed (the patch's own failure is raised): the "
+        "display that would word it is never shown"
+    ),
+    "editengine.engine._patching.x__restore__mutmut_26": (
+        "an error in a rollback is suppressed (the patch's own failure is raised): the "
+        "display that would word it is never shown"
+    ),
+    "editengine.engine._patching.x__restore__mutmut_31": (
+        "an error in a rollback is suppressed (the patch's own failure is raised): the "
+        "display that would word it is never shown"
+    ),
+    "editengine.engine._patching.x__remove_dirs__mutmut_9": (
+        "an error in a rollback is suppressed (the patch's own failure is raised): the "
+        "display that would word it is never shown"
+    ),
+    "editengine.engine._patching.x__hunk_state__mutmut_10": (
+        "no caller passes a hunk: the branch that counts its characters never runs"
+    ),
+    "editengine.engine._patching.x__telemetry_failure__mutmut_15": (
+        "a PatchFailed always carries a patch line (its hunk's or its operation's, never 0): "
+        "the fallback after or is never used"
+    ),
     # editengine.engine._patching: to here
     # editengine.engine._edit_equivalence: from here
     # editengine.engine._edit_equivalence: to here

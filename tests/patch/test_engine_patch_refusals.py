@@ -557,3 +557,17 @@ def test_a_new_file_whose_folder_became_a_file_during_the_commit_is_named(
     assert (root / "src/a.py").read_text() == FILES["src/a.py"]
     assert (root / "src/b.py").read_text() == FILES["src/b.py"]
     assert (root / "pkg").read_text() == "a file\n"
+
+
+def test_a_patch_on_a_binary_file_is_refused_naming_it(root: Path, tmp_path: Path) -> None:
+    from editengine._errors import BinaryFile
+
+    (root / "src/a.py").write_bytes(b"\x00\x01binary")
+    before = tree(root)
+
+    with pytest.raises(BinaryFile) as caught:
+        make(root, tmp_path).apply_patch(TWO_FILES)
+
+    assert caught.value.path == "src/a.py"
+    assert caught.value.message.startswith("src/a.py looks like a binary file")
+    assert tree(root) == before

@@ -148,6 +148,7 @@ def test_each_changed_file_gets_an_edit_result_with_its_own_diff_and_hashes(
     assert deleted.summary == "Deleted old.txt (patch)"
     assert (deleted.replacements, deleted.strategy) == (0, "delete")
     assert deleted.hash_after is None and not deleted.created
+    assert (deleted.additions, deleted.deletions) == (0, 1)
     assert (deleted.old_text, deleted.new_text) == ("old\n", "")
 
     moved_to = by_path["lib/c.py"]  # the hunk of the moved file counts on its new side too
@@ -460,3 +461,19 @@ def test_a_file_added_or_deleted_alone_is_counted_as_such(
     root: Path, tmp_path: Path, patch: str, summary: str
 ) -> None:
     assert make(root, tmp_path).apply_patch(patch).summary == summary
+
+
+def test_the_engine_s_own_cascade_places_the_hunks(root: Path, tmp_path: Path) -> None:
+    from editengine import PatchFailed
+    from editengine.matching._cascade import DEFAULT_CASCADE
+
+    exact_only = DEFAULT_CASCADE.without(*(n for n in DEFAULT_CASCADE.tier_names if n != "exact"))
+    engine = make(root, tmp_path, cascade=exact_only)
+    spaced = "*** Begin Patch\n*** Update File: src/a.py\n@@\n-    return  1\n+    return 10\n"
+    spaced += "*** End Patch"
+
+    with pytest.raises(PatchFailed) as caught:
+        engine.apply_patch(spaced)
+
+    assert "(tried: exact)" in str(caught.value)
+    assert make(root, tmp_path).apply_patch(spaced).hunks[0].strategy == "whitespace"
