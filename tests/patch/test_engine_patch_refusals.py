@@ -571,3 +571,40 @@ def test_a_patch_on_a_binary_file_is_refused_naming_it(root: Path, tmp_path: Pat
     assert caught.value.path == "src/a.py"
     assert caught.value.message.startswith("src/a.py looks like a binary file")
     assert tree(root) == before
+
+
+@pytest.mark.parametrize("replacement", ["nothing", "a-link-out"])
+def test_a_rollback_whose_new_folders_were_moved_away_still_counts_the_file_it_removed(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, replacement: str
+) -> None:
+    # The patch made pkg/new/ for mod.py, then failed; right after the rollback removed
+    # mod.py another program moved pkg/ away (and put a link leading out in its place): the
+    # folders are left where they are now, nothing is followed out of the workspace.
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    real_write, real_delete = AnchoredDir.write, AnchoredDir.delete
+
+    def second_fails(
+        folder: AnchoredDir, name: str, data: bytes, **options: object
+    ) -> tuple[str, ...]:
+        if name == "b.py":
+            raise WriteFailed("Could not write src/b.py: disk full.", path="src/b.py")
+        return real_write(folder, name, data, **options)  # type: ignore[arg-type]
+
+    def delete_then_move(folder: AnchoredDir, name: str, **options: object) -> None:
+        real_delete(folder, name, **options)  # type: ignore[arg-type]
+        os.rename(root / "pkg", root / "moved")
+        if replacement == "a-link-out":
+            (root / "pkg").symlink_to(outside)
+
+    monkeypatch.setattr(AnchoredDir, "write", second_fails)
+    monkeypatch.setattr(AnchoredDir, "delete", delete_then_move)
+    patch = "*** Begin Patch\n*** Add File: pkg/new/mod.py\n+X = 1\n"
+    patch += "*** Update File: src/b.py\n@@\n-    return 2\n+    return 20\n*** End Patch"
+
+    with pytest.raises(WriteFailed) as caught:
+        make(root, tmp_path).apply_patch(patch)
+
+    assert "The patch was rolled back: 1 file(s) already written were restored" in str(caught.value)
+    assert (root / "moved" / "new").is_dir() and not (root / "moved/new/mod.py").exists()
+    assert list(outside.iterdir()) == []
