@@ -463,7 +463,7 @@ def test_a_file_added_or_deleted_alone_is_counted_as_such(
     assert make(root, tmp_path).apply_patch(patch).summary == summary
 
 
-def test_the_engine_s_own_cascade_places_the_hunks(root: Path, tmp_path: Path) -> None:
+def test_the_hunks_are_placed_by_the_engines_own_cascade(root: Path, tmp_path: Path) -> None:
     from editengine import PatchFailed
     from editengine.matching._cascade import DEFAULT_CASCADE
 

@@ -431,19 +431,6 @@ def test_a_program_ignoring_the_lock_that_writes_binary_bytes_makes_the_undo_sta
     assert path.read_bytes() == b"\x00bin"
 
 
-def test_undo_keeps_the_permission_bits_the_file_has_now(
-    engine: EditEngine, workspace: Path, write: Callable[..., Path]
-) -> None:
-    path = write("run.sh", "echo one\n")
-    engine.edit("run.sh", "one", "two")
-    os.chmod(path, 0o700)  # no byte changed: the undo goes ahead
-
-    engine.undo()
-
-    assert path.read_bytes() == b"echo one\n"
-    assert path.stat().st_mode & 0o777 == 0o700
-
-
 # ---------------------------------------------------------------- the disk refuses the write
 
 

@@ -81,3 +81,16 @@ def test_after_an_undo_the_agent_may_edit_the_restored_file_without_reading_it_a
     engine.edit("a.txt", "one", "three")
 
     assert (workspace / "a.txt").read_bytes() == b"three\n"
+
+
+def test_undo_keeps_the_permission_bits_the_file_has_now(
+    engine: EditEngine, workspace: Path, write: Callable[..., Path]
+) -> None:
+    path = write("run.sh", "echo one\n")
+    engine.edit("run.sh", "one", "two")
+    os.chmod(path, 0o700)  # no byte changed: the undo goes ahead
+
+    engine.undo()
+
+    assert path.read_bytes() == b"echo one\n"
+    assert path.stat().st_mode & 0o777 == 0o700
