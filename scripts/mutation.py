@@ -857,9 +857,6 @@ EQUIVALENT: dict[str, str] = {
     "editengine.engine._patching.x_apply_patch__mutmut_1": (
         "EditEngine.apply_patch always passes dry_run: this default is never used"
     ),
-    "editengine.engine._patching.x_apply_patch__mutmut_46": (
-        "_telemetry_failure never reads its parsed argument"
-    ),
     "editengine.engine._patching.x_apply_patch__mutmut_138": (
         "dry_run=None is falsy, the same as False"
     ),
@@ -925,9 +922,6 @@ EQUIVALENT: dict[str, str] = {
     "editengine.engine._patching.x__remove_dirs__mutmut_9": (
         "an error in a rollback is suppressed (the patch's own failure is raised): the "
         "display that would word it is never shown"
-    ),
-    "editengine.engine._patching.x__hunk_state__mutmut_10": (
-        "no caller passes a hunk: the branch that counts its characters never runs"
     ),
     "editengine.engine._patching.x__telemetry_failure__mutmut_15": (
         "a PatchFailed always carries a patch line (its hunk's or its operation's, never 0): "

@@ -290,6 +290,22 @@ def test_telemetry_sees_each_hunk_as_one_patch_edit(root: Path, tmp_path: Path) 
     assert done.duration_ms > 0
     assert [attempt.tier for attempt in done.attempts][:1] == ["exact"]
     assert (again.outcome, again.replacements) == ("no_change", 0)
+    # the hunk's sizes, as an edit's old_string and new_string ("    return 1\n" → "…10\n")
+    assert (done.old_chars, done.new_chars) == (13, 14)
+    assert (again.old_chars, again.new_chars) == (13, 14)
+
+
+def test_telemetry_sizes_each_hunk_of_a_file_apart(root: Path, tmp_path: Path) -> None:
+    recorder = Recorder()
+    two_hunks = (
+        "*** Begin Patch\n*** Update File: src/a.py\n"
+        "@@\n-def a():\n+def a_renamed():\n"
+        "@@\n-    return 1\n+    return 1000\n"
+        "*** End Patch"
+    )
+    make(root, tmp_path, telemetry=recorder).apply_patch(two_hunks)
+
+    assert [(s.old_chars, s.new_chars) for s in recorder.finished] == [(9, 17), (13, 16)]
 
 
 def test_telemetry_of_a_dry_run_says_so(root: Path, tmp_path: Path) -> None:
@@ -319,6 +335,7 @@ def test_telemetry_of_a_failed_hunk_names_its_file_its_error_and_its_tiers(
     assert state.attempts and state.attempts[0].tier == "exact"
     assert state.fixer is None
     assert state.duration_ms > 0
+    assert (state.old_chars, state.new_chars) == (13, 6)  # the failed hunk's sizes
 
 
 def test_telemetry_of_a_file_that_cannot_be_added_has_no_tiers(root: Path, tmp_path: Path) -> None:
@@ -333,6 +350,7 @@ def test_telemetry_of_a_file_that_cannot_be_added_has_no_tiers(root: Path, tmp_p
     [state] = recorder.finished
     assert state.file_path == "src/a.py" and state.outcome == "error"
     assert state.attempts == []
+    assert (state.old_chars, state.new_chars) == (0, 0)  # no hunk failed: the file did
 
 
 class Clock:

@@ -96,7 +96,7 @@ def apply_patch(
     result = replace(result, diff=diff, dry_run=dry_run)
     if dry_run or not changed:
         result = replace(result, summary=_summary(result, changed, dry_run=dry_run))
-        _telemetry_success(engine, result, fixer_calls, dry_run, started)
+        _telemetry_success(engine, parsed, result, fixer_calls, dry_run, started)
         return result
     if engine.confirm is not None:
         approved = _confirmed(engine, files, result, changed, diff)
@@ -112,7 +112,7 @@ def apply_patch(
         files={**result.files, **{c.path: c.new_content for c in changed}},
         results=tuple(_edit_result(files[c.path], c, result, diffs[c.path]) for c in changed),
     )
-    _telemetry_success(engine, result, fixer_calls, dry_run, started)
+    _telemetry_success(engine, parsed, result, fixer_calls, dry_run, started)
     for edited in result.results:
         run_hooks(engine.on_edited, edited)
     return result
@@ -529,8 +529,20 @@ def _hunk_state(path: str, dry_run: bool, hunk: Hunk | None = None) -> EditState
     return state
 
 
+def _hunk_at(parsed: Patch, path: str, line: int | None) -> Hunk | None:
+    """The parsed hunk of ``path`` starting on patch line ``line``: its texts give the
+    sizes telemetry reports, as an edit's old_string and new_string do."""
+    for operation in parsed.operations:
+        if operation.path == path:
+            for hunk in operation.hunks:
+                if hunk.line == line:
+                    return hunk
+    return None
+
+
 def _telemetry_success(
     engine: EngineCore,
+    parsed: Patch,
     result: PatchResult,
     calls: dict[tuple[str, int], FixerCall],
     dry_run: bool,
@@ -540,7 +552,7 @@ def _telemetry_success(
         return
     elapsed = (time.perf_counter() - started) * 1000
     for hunk in result.hunks:
-        state = _hunk_state(hunk.path, dry_run)
+        state = _hunk_state(hunk.path, dry_run, _hunk_at(parsed, hunk.path, hunk.line))
         state.attempts = list(hunk.trace)
         state.fixer = calls.get((hunk.path, hunk.line))
         state.outcome = "no_change" if hunk.no_change else "success"
@@ -562,7 +574,8 @@ def _telemetry_failure(
 ) -> None:
     if not engine._observers:
         return
-    state = _hunk_state(error.path, dry_run)
+    hunk = _hunk_at(parsed, error.path, error.line) if error.hunk is not None else None
+    state = _hunk_state(error.path, dry_run, hunk)
     cause = error.cause
     state.attempts = list(cause.trace) if isinstance(cause, MatchError) else []
     state.fixer = calls.get((error.path, error.line or 0))
