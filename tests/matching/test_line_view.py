@@ -98,6 +98,17 @@ def test_a_translated_text_is_searched_under_the_same_limit() -> None:
     assert view.lines_stripped_equal("y", text="y\ny\ny\n") == [0, 1, 2]
 
 
+def test_questions_about_one_line_are_counted_as_many_times_as_the_view_has_lines() -> None:
+    # Each question costs at least one line (a 1,500-line view: 1,500 // 1,024 is one);
+    # once the questions have cost as many lines as the view has, the list answers.
+    view = LineView("x\n" * 1_499 + "x")
+    for _ in range(1_500):
+        assert view.start(0) == 0
+    assert "_bounds" not in view.__dict__
+    assert view.start(0) == 0
+    assert "_bounds" in view.__dict__
+
+
 # ------------------------------------------------------------------------ shared views
 
 
@@ -201,6 +212,9 @@ def test_a_space_indented_block_in_a_file_of_tabs_takes_the_width_of_its_space_l
     # No space-led line tells a width (a 12-column step is no level): four columns.
     view = LineView("\ta\n\tb\n\tc\n            x\n\td\n")
     assert view.indent_of_block(3, 1) == SPACES_4
+    # The block's only space-led line lies past the lines read around it: four columns too.
+    view = LineView("\n".join(["\ta"] * 10 + ["x"] * 300 + ["            y"]))
+    assert view.indent_of_block(10, 301) == SPACES_4
 
 
 # ------------------------------------------------------------------------- blank edges
@@ -211,6 +225,7 @@ def test_blank_lines_at_the_quotes_edges_are_taken_off_new_string_as_many_as_quo
     assert old_lines.lines == ["foo"]
     assert old_lines.trailing_newline is True
     assert trim_new("\nFOO\n\n") == "FOO\n"
+    assert trim_new("\nFOO") == "FOO"
     assert trim_new("\nA\nB\n\n") == "A\nB\n"
     # One more blank line at the end than quoted: that one stays.
     assert trim_new("\nFOO\n\n\n") == "FOO\n\n"
