@@ -1006,6 +1006,17 @@ EQUIVALENT: dict[str, str] = {
     ),
     # editengine.matching._lines: to here
     # editengine.matching._cascade: from here
+    "editengine.matching._cascade.x__number__mutmut_7": _CAST,
+    "editengine.matching._cascade.xǁ_Passǁ_counted__mutmut_21": (
+        "as many places as wanted get this far only when they overlap; the verbatim ones are then "
+        "all of them, overlapping too, and are not taken"
+    ),
+    "editengine.matching._cascade.xǁ_Passǁ_apply__mutmut_25": (
+        "an edit is applied at one place at least: texts is never empty"
+    ),
+    "editengine.matching._cascade.xǁ_Passǁrun__mutmut_46": (
+        "old_is_inside=None is falsy, the same as False"
+    ),
     # editengine.matching._cascade: to here
     # editengine.engine._undo: from here
     # editengine.engine._undo: to here
