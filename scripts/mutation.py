@@ -822,8 +822,201 @@ EQUIVALENT: dict[str, str] = {
     # editengine.matching._elision: from here
     # editengine.matching._elision: to here
     # editengine.matching._lines: from here
+    "editengine.matching._lines.xǁLineViewǁlook_up_stripped_equal__mutmut_2": (
+        "keys already answered are answered again, the same way; an empty key is never asked "
+        "for (lines_stripped_equal takes non-empty keys only)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁlook_up_stripped_equal__mutmut_3": (
+        "the memo checked under another name: keys already answered are counted again, to the "
+        "same answer (slower only)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁlook_up_stripped_equal__mutmut_4": (
+        "the memo checked under another name: keys already answered are counted again, to the "
+        "same answer (slower only)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁlook_up_stripped_equal__mutmut_29": (
+        "after is at most the text's length, and a search from the end finds no non-empty key"
+    ),
+    "editengine.matching._lines.xǁLineViewǁ_lines_stripped_equal__mutmut_18": (
+        "the index of every line asked for at once: it answers the same lines as the search "
+        "(slower for a rare key)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁ_lines_stripped_equal__mutmut_21": (
+        "a key found on 256 lines is in the index of stripped lines: the default is never used"
+    ),
+    "editengine.matching._lines.xǁLineViewǁ_lines_stripped_equal__mutmut_23": (
+        "a key found on 256 lines is in the index of stripped lines: the default is never used"
+    ),
+    "editengine.matching._lines.xǁLineViewǁ_lines_stripped_equal__mutmut_27": (
+        "str.rfind takes None for a start of 0"
+    ),
+    "editengine.matching._lines.xǁLineViewǁ_lines_stripped_equal__mutmut_34": (
+        "the line start moves only when the text's one newline before the key is at offset 0; "
+        "that newline then joins the text before the key, which stays blank or not as it was"
+    ),
+    "editengine.matching._lines.x_find_line_blocks__mutmut_16": (
+        "the index of stripped lines not used: the str.find anchors find the same lines"
+    ),
+    "editengine.matching._lines.x_find_line_blocks__mutmut_17": (
+        "the index of stripped lines not used: the str.find anchors find the same lines"
+    ),
+    "editengine.matching._lines.x_find_line_blocks__mutmut_18": (
+        "the index of stripped lines built when missing instead of used when there: the same "
+        "lines either way"
+    ),
+    "editengine.matching._lines.x_find_line_blocks__mutmut_22": (
+        "another anchor key from the index: every run holds each of its keys, so any anchor "
+        "finds the same runs in the same order (only the lines checked differ)"
+    ),
+    "editengine.matching._lines.x_find_line_blocks__mutmut_24": (
+        "another anchor key from the index: every run holds each of its keys, so any anchor "
+        "finds the same runs in the same order (only the lines checked differ)"
+    ),
+    "editengine.matching._lines.x_find_line_blocks__mutmut_35": (
+        "strip_key's anchors looked for by keying every line instead of by str.find, and the "
+        "translated text's too: the same lines"
+    ),
+    "editengine.matching._lines.xǁLineViewǁindent_of_block__mutmut_41": (
+        "IndentStyle.of falls back to four columns a level without a fallback as well"
+    ),
+    "editengine.matching._lines.xǁLineViewǁindent_of_block__mutmut_43": (
+        "IndentStyle.of falls back to four columns a level without a fallback as well"
+    ),
+    "editengine.matching._lines.x_trim_blank_lines__mutmut_5": (
+        "head reaches the end only when every line is blank, and then lines[head:] is empty "
+        "whatever tail is"
+    ),
+    "editengine.matching._lines.x_trim_blank_lines__mutmut_8": (
+        "head reaches the end only when every line is blank, and then lines[head:] is empty "
+        "whatever tail is"
+    ),
+    "editengine.matching._lines.x_trim_blank_lines__mutmut_9": (
+        "head reaches the end only when every line is blank, and then lines[head:] is empty "
+        "whatever tail is"
+    ),
+    "editengine.matching._lines.xǁLineViewǁstart__mutmut_1": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁstart__mutmut_2": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁstart__mutmut_3": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁstart__mutmut_4": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_end__mutmut_1": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_end__mutmut_2": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_end__mutmut_3": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_end__mutmut_4": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_1": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_2": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_3": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_4": (
+        "the list of every line's offset not read first: counting from the known line gives the "
+        "same offsets (test_offsets_counted_from_a_known_line_are_the_offsets_of_every_line)"
+    ),
+    "editengine.matching._lines.xǁLineViewǁ_counted_start__mutmut_2": (
+        "line 0 read from the list of every line's offset instead of counted: the same 0"
+    ),
+    "editengine.matching._lines.xǁLineViewǁ_counted_start__mutmut_3": (
+        "line 0 read from the list of every line's offset instead of counted: the same 0"
+    ),
+    "editengine.matching._lines.xǁLineViewǁ_counted_start__mutmut_4": (
+        "one past the text's end read from the list instead of counted: the same offset"
+    ),
+    "editengine.matching._lines.xǁLineViewǁ_counted_start__mutmut_10": (
+        "the known line itself counted backwards: nothing is subtracted, the same offset"
+    ),
+    "editengine.matching._lines.xǁLineViewǁ_counted_start__mutmut_29": (
+        "one past the last line is never counted to: from line 0 that costs every line plus one "
+        "question, more than the count allows, so the list answers it"
+    ),
+    "editengine.matching._lines.x_line_view__mutmut_1": (
+        "a view not found by identity is found by equality: the same view, found slower"
+    ),
+    "editengine.matching._lines.xǁLineBlockǁto_match__mutmut_10": (
+        "the extra 1 is added only when the quote's last line is the file's last, with no "
+        "newline after: an end one past the text cuts nothing more"
+    ),
+    "editengine.matching._lines.xǁLineBlockǁto_match__mutmut_12": (
+        "the extra 1 is added only when the quote's last line is the file's last, with no "
+        "newline after: an end one past the text cuts nothing more"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_7": (
+        "offset 0 read from the list of every line's offset instead of counted: the same line 0"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_8": (
+        "offset 0 read from the list of every line's offset instead of counted: the same line 0"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_18": (
+        "line 0 starts at offset 0, so the bisection of any offset in the text lands past index 0 "
+        "anyway; only a negative offset, which no caller asks about, would tell"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_21": (
+        "an offset at the known line's start counted backwards: no newline between, the same line"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_35": (
+        "newlines counted to the text's end make the answer too far back by every line after the "
+        "known one: that distance plus the lines counted to reach the known line is more than the "
+        "count allows, so the list answers"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_37": (
+        "newlines counted from the known line to the text's end: the answer is off by every line "
+        "after the known one, which with the lines counted to reach it is more than the count "
+        "allows, so the list answers"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_38": (
+        "newlines counted to the text's end make the answer too far back by every line after the "
+        "known one: that distance plus the lines counted to reach the known line is more than the "
+        "count allows, so the list answers"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_53": (
+        "a negative offset took the first return: here the offset is at least 0, where line 0 "
+        "starts, so the bisection lands past index 0 anyway"
+    ),
+    "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_58": (
+        "str.rfind takes None for a start of 0"
+    ),
     # editengine.matching._lines: to here
     # editengine.matching._cascade: from here
+    "editengine.matching._cascade.x__number__mutmut_7": _CAST,
+    "editengine.matching._cascade.xǁ_Passǁ_counted__mutmut_21": (
+        "as many places as wanted get this far only when they overlap; the verbatim ones are then "
+        "all of them, overlapping too, and are not taken"
+    ),
+    "editengine.matching._cascade.xǁ_Passǁ_apply__mutmut_25": (
+        "an edit is applied at one place at least: texts is never empty"
+    ),
+    "editengine.matching._cascade.xǁ_Passǁrun__mutmut_46": (
+        "old_is_inside=None is falsy, the same as False"
+    ),
     # editengine.matching._cascade: to here
     # editengine.engine._undo: from here
     "editengine.engine._undo.x__text__mutmut_7": "bytes.decode's default encoding is UTF-8",
