@@ -574,8 +574,8 @@ def _telemetry_failure(
 ) -> None:
     if not engine._observers:
         return
-    hunk = _hunk_at(parsed, error.path, error.line) if error.hunk is not None else None
-    state = _hunk_state(error.path, dry_run, hunk)
+    # An operation's own failure names the operation's line, which no hunk starts on.
+    state = _hunk_state(error.path, dry_run, _hunk_at(parsed, error.path, error.line))
     cause = error.cause
     state.attempts = list(cause.trace) if isinstance(cause, MatchError) else []
     state.fixer = calls.get((error.path, error.line or 0))
