@@ -250,7 +250,12 @@ class _ElisionMatch:
 
         def rewrite(new: str) -> str:
             text = self.expand(new[:-1] if new.endswith("\n") else new)
-            return text + "\n" if eats_newline or new.endswith("\n") else text
+            if self.old.endswith("\n"):
+                # The span ate the newline old_string quoted: give it back. At the end of a
+                # file without one, the quote's newline is not the file's, and new_string's
+                # stands for it: nothing is added.
+                return text + "\n" if eats_newline else text
+            return text + "\n" if new.endswith("\n") else text
 
         return Match(start, end, 1.0, rewrite, verbatim=self.verbatim())
 

@@ -1,0 +1,52 @@
+"""The elision tier's rules: quotes opening or closing on a marker, chains of several
+segments, the final newline, markers at new_string's edges, blank lines beside markers,
+skipped code spelled out, and the refusals."""
+
+from __future__ import annotations
+
+from editengine import edit_text
+from editengine.matching import ElisionTier
+from editengine.matching._base import Match
+
+FUNCTION = "def f():\n    a()\n    b()\n    c()\n    return 1\n"
+
+
+def apply(content: str, match: Match, new: str) -> str:
+    replacement = match.rewrite(new) if match.rewrite else new
+    return content[: match.start] + replacement + content[match.end :]
+
+
+def edited(content: str, old: str, new: str) -> str:
+    (match,) = ElisionTier().find(content, old)
+    return apply(content, match, new)
+
+
+class TestTheFinalNewline:
+    def test_a_quote_ending_in_a_newline_gives_back_the_newline_its_span_ate(self):
+        old = "def f():\n    # ...\n    c()\n"
+        (match,) = ElisionTier().find(FUNCTION, old)
+        assert FUNCTION[match.start : match.end] == "def f():\n    a()\n    b()\n    c()\n"
+        assert apply(FUNCTION, match, "def f():\n    # ...\n    d()\n") == FUNCTION.replace(
+            "c()", "d()"
+        )
+        # given back even when new_string forgot it
+        assert apply(FUNCTION, match, "def f():\n    # ...\n    d()") == FUNCTION.replace(
+            "c()", "d()"
+        )
+
+    def test_at_the_last_line_of_a_file_ending_in_a_newline(self):
+        old = "def f():\n    # ...\n    return 1\n"
+        new = "def f():\n    # ...\n    return 2\n"
+        assert edited(FUNCTION, old, new) == FUNCTION.replace("return 1", "return 2")
+
+    def test_a_file_ending_without_a_newline_does_not_get_one(self):
+        content = "a()\nb()\nc()"
+        assert edited(content, "a()\n# ...\nc()\n", "a()\n# ...\nd()\n") == "a()\nb()\nd()"
+        result = edit_text(content, "a()\n# ...\nc()\n", "a()\n# ...\nd()\n")
+        assert (result.strategy, result.new_content) == ("elision", "a()\nb()\nd()")
+
+    def test_a_final_newline_only_new_string_has_is_a_line_break_it_adds(self):
+        old = "def f():\n    # ...\n    c()"
+        assert edited(FUNCTION, old, "def f():\n    # ...\n    d()\n") == FUNCTION.replace(
+            "c()", "d()\n"
+        )
