@@ -4,6 +4,8 @@ skipped code spelled out, and the refusals."""
 
 from __future__ import annotations
 
+import pytest
+
 from editengine import edit_text
 from editengine.matching import ElisionTier
 from editengine.matching._base import Match
@@ -50,3 +52,30 @@ class TestTheFinalNewline:
         assert edited(FUNCTION, old, "def f():\n    # ...\n    d()\n") == FUNCTION.replace(
             "c()", "d()\n"
         )
+
+
+class TestBlankLinesPaddingTheQuote:
+    """Blank lines before old_string's first real line or after its last are left out of
+    the span: new_string repeating them does not write them twice."""
+
+    content = "x = 0\n\nif y:\n    pass\n    z()\n"
+
+    @pytest.mark.parametrize(
+        ("old", "new"),
+        [
+            ("\nif y:\n    # ...", "\nif y2:\n    # ..."),
+            ("\n\nif y:\n    # ...", "\n\nif y2:\n    # ..."),
+            ("# ...\n\nif y:\n    pass", "# ...\n\nif y2:\n    pass"),
+            ("if y:\n    # ...\n    z()\n\n", "if y2:\n    # ...\n    z()\n\n"),
+            # new_string without the padding leaves the file's blank lines alone too
+            ("\nif y:\n    # ...", "if y2:\n    # ..."),
+        ],
+    )
+    def test_padding_new_string_repeats_is_not_written_twice(self, old, new):
+        result = edit_text(self.content, old, new)
+        assert result.strategy == "elision"
+        assert result.new_content == self.content.replace("if y:", "if y2:")
+
+    def test_a_blank_line_only_new_string_has_is_its_own(self):
+        result = edit_text(self.content, "if y:\n    # ...", "\nif y2:\n    # ...")
+        assert result.new_content == self.content.replace("if y:", "\nif y2:")

@@ -153,7 +153,16 @@ class ElisionTier:
             (leading_blanks(reversed(before)), leading_blanks(after))
             for before, after in zip(elided.segments, elided.segments[1:])
         ]
-        return [_ElisionMatch(view, segments, chain, old, beside).to_match() for chain in chains]
+        # Blank lines old_string had before its first real line and after its last: the
+        # span leaves them out, so new_string's copies of them are not written again.
+        padding = (
+            leading_blanks(elided.segments[0]),
+            leading_blanks(reversed(elided.segments[-1])),
+        )
+        return [
+            _ElisionMatch(view, segments, chain, old, beside, padding).to_match()
+            for chain in chains
+        ]
 
 
 def _placements(view: LineView, segment: list[str]) -> list[int]:
@@ -238,6 +247,7 @@ class _ElisionMatch:
     chain: list[int]
     old: str
     beside: list[tuple[int, int]]  # blank lines old_string had before / after each marker
+    padding: tuple[int, int] = (0, 0)  # blank lines old_string had at its start / its end
 
     def to_match(self) -> Match:
         first = self.chain[0]
@@ -276,7 +286,7 @@ class _ElisionMatch:
         return out
 
     def expand(self, new: str) -> str:
-        new_lines = _drop_edge_markers(new.split("\n"))
+        new_lines = _without_padding(_drop_edge_markers(new.split("\n")), *self.padding)
         gaps = self.gaps()
         markers = [index for index, line in enumerate(new_lines) if is_marker(line)]
         if not markers and _spells_out(new_lines, gaps):
@@ -365,6 +375,17 @@ def _drop_edge_markers(lines: list[str]) -> list[str]:
     ):
         lines = lines[:-1]
     return lines
+
+
+def _without_padding(lines: list[str], head: int, tail: int) -> list[str]:
+    """``lines`` without up to ``head`` blank lines at the start and ``tail`` at the end:
+    the blank lines old_string was padded with, which new_string repeats."""
+    start, end = 0, len(lines)
+    while start < head and end - start > 1 and not lines[start].strip():
+        start += 1
+    while len(lines) - end < tail and end - start > 1 and not lines[end - 1].strip():
+        end -= 1
+    return lines[start:end]
 
 
 def _first_real(lines: list[str]) -> int:
