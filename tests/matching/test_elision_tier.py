@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from editengine import edit_text
+from editengine import AmbiguousMatch, edit_text
 from editengine.matching import ElisionTier
 from editengine.matching._base import Match
 
@@ -79,3 +79,28 @@ class TestBlankLinesPaddingTheQuote:
     def test_a_blank_line_only_new_string_has_is_its_own(self):
         result = edit_text(self.content, "if y:\n    # ...", "\nif y2:\n    # ...")
         assert result.new_content == self.content.replace("if y:", "\nif y2:")
+
+
+class TestAQuoteWithMarkersOnlyAtItsEdges:
+    """One segment between edge markers: each place of it is a place of the quote."""
+
+    content = "def a():\n    b()\n    x = 1\ndef c():\n    b()\n    y = 2\n"
+
+    @pytest.mark.parametrize(
+        "old", ["    b()\n    # ...", "# ...\n    b()", "# ...\n    b()\n    # ..."]
+    )
+    def test_standing_at_two_places_is_ambiguous(self, old):
+        with pytest.raises(AmbiguousMatch) as refused:
+            edit_text(self.content, old, old.replace("b()", "b(1)"))
+        assert [(c.start_line, c.end_line) for c in refused.value.candidates] == [(2, 2), (5, 5)]
+        assert refused.value.tier == "elision"
+
+    def test_every_place_is_edited_when_all_are_asked_for(self):
+        old = "    b()\n    # ..."
+        result = edit_text(self.content, old, "    b(1)\n    # ...", replace_all=True)
+        assert result.new_content == self.content.replace("b()", "b(1)")
+
+    def test_enough_lines_quoted_make_it_one_place(self):
+        old = "def c():\n    b()\n    # ..."
+        result = edit_text(self.content, old, old.replace("b()", "b(1)"))
+        assert result.new_content == self.content.replace("    b()\n    y", "    b(1)\n    y")

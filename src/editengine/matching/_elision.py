@@ -178,13 +178,15 @@ def _tightest_chains(
 ) -> list[list[int]]:
     """The chains from each place of the first segment; of chains that end on the same
     lines, the one starting last: the skipped code is the least, as a reader of the quote
-    would take it. Past :data:`MAX_PLACES` different chains the quote is refused."""
+    would take it. Chains of one segment each end on their own lines: every place counts.
+    Past :data:`MAX_PLACES` different chains the quote is refused."""
     by_tail: dict[tuple[int, ...], list[int]] = {}
     for first_start in first_starts:
         chain = _chain(view, segments, by_shift, first_start)
         if chain is None:
             continue
-        tail = tuple(chain[1:])
+        # A quote with markers only at its edges is one segment: each place is its own chain.
+        tail = tuple(chain[1:]) or (chain[0],)
         if tail not in by_tail or chain[0] > by_tail[tail][0]:
             by_tail[tail] = chain
         if len(by_tail) > MAX_PLACES:
