@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from editengine import AmbiguousMatch, edit_text
+from editengine import AmbiguousMatch, UnmatchedElision, edit_text
 from editengine.matching import ElisionTier
-from editengine.matching._base import Match
+from editengine.matching._base import MAX_PLACES, Match, TooManyPlaces
 
 FUNCTION = "def f():\n    a()\n    b()\n    c()\n    return 1\n"
 
@@ -104,3 +104,149 @@ class TestAQuoteWithMarkersOnlyAtItsEdges:
         old = "def c():\n    b()\n    # ..."
         result = edit_text(self.content, old, old.replace("b()", "b(1)"))
         assert result.new_content == self.content.replace("    b()\n    y", "    b(1)\n    y")
+
+
+class TestQuotesOpeningOrClosingOnAMarker:
+    @pytest.mark.parametrize(
+        ("old", "new", "expected"),
+        [
+            ("# ...\n    return 1", "# ...\n    return 2", FUNCTION.replace("1\n", "2\n")),
+            ("def f():\n    # ...", "def g():\n    # ...", FUNCTION.replace("f()", "g()")),
+            (
+                "# ...\n    b()\n    # ...",
+                "# ...\n    b(2)\n    # ...",
+                FUNCTION.replace("b()", "b(2)"),
+            ),
+            ("# ...\n    c()\n", "# ...\n    d()\n", FUNCTION.replace("c()", "d()")),
+        ],
+    )
+    def test_the_lines_between_the_edge_markers_are_the_span(self, old, new, expected):
+        (match,) = ElisionTier().find(FUNCTION, old)
+        assert match.similarity == 1.0
+        assert apply(FUNCTION, match, new) == expected
+
+
+class TestMarkersAtNewStringsEdges:
+    """A marker at new_string's very edge stands for code outside the span, which stays."""
+
+    @pytest.mark.parametrize(
+        "new",
+        [
+            "# ...\n    return 2",
+            "\n# ...\n    return 2",  # with the blank line before it
+            "# ...\n# ...\n    return 2",  # however many
+        ],
+    )
+    def test_leading_markers_are_dropped(self, new):
+        assert edited(FUNCTION, "# ...\n    return 1", new) == FUNCTION.replace("1\n", "2\n")
+
+    @pytest.mark.parametrize("new", ["def g():\n    # ...", "def g():\n    # ...\n    # ..."])
+    def test_trailing_markers_are_dropped(self, new):
+        assert edited(FUNCTION, "def f():\n    # ...", new) == FUNCTION.replace("f()", "g()")
+
+    def test_a_blank_line_between_the_marker_and_the_code_is_new_string_s_own(self):
+        out = edited(FUNCTION, "# ...\n    return 1", "# ...\n\n    return 2")
+        assert out == FUNCTION.replace("    return 1", "\n    return 2")
+        out = edited(FUNCTION, "def f():\n    # ...", "def g():\n\n    # ...")
+        assert out == FUNCTION.replace("def f():", "def g():\n")
+
+    @pytest.mark.parametrize("new", ["", "# ..."])
+    def test_nothing_but_the_marker_deletes_the_quoted_lines_and_keeps_the_rest(self, new):
+        assert edited(FUNCTION, "def f():\n    # ...", new) == FUNCTION.replace("def f():", "")
+
+
+class TestSeveralSegments:
+    content = "a\nx\nb\ny\nc\nz\n"
+    old = "a\n...\nb\n...\nc"
+
+    def test_each_marker_keeps_the_lines_it_skipped(self):
+        (match,) = ElisionTier().find(self.content, self.old)
+        assert (match.start, match.end) == (0, self.content.index("\nz"))
+        out = apply(self.content, match, "a\n...\nb2\n...\nc")
+        assert out == "a\nx\nb2\ny\nc\nz\n"
+
+    def test_each_segment_is_found_after_the_whole_of_the_one_before(self):
+        # the last "c" is not the one inside the segment "b / c"
+        content = "a\nx\nb\nc\ny\nc\n"
+        out = edited(content, "a\n...\nb\nc\n...\nc", "a\n...\nb\nc\n...\nc2")
+        assert out == "a\nx\nb\nc\ny\nc2\n"
+
+    def test_new_string_may_spell_out_every_skipped_stretch(self):
+        assert edited(self.content, self.old, "a\nx\nb2\ny\nc") == "a\nx\nb2\ny\nc\nz\n"
+
+    @pytest.mark.parametrize(
+        ("content", "old", "new"),
+        [
+            # both stretches written out, in the wrong order
+            ("a\nx\nb\ny\nc\nz\n", "a\n...\nb\n...\nc", "a\ny\nb2\nx\nc"),
+            ("a\nx1\nx2\nb\ny\nc\n", "a\n...\nb\n...\nc", "a\ny\nx1\nx2\nb\nc"),
+            # the first stretch is blank, the second is not written out
+            ("a\n\nb\nc\nd\n", "a\n...\nb\n...\nd", "a\nb2\nd"),
+        ],
+    )
+    def test_stretches_not_all_written_out_in_order_are_refused(self, content, old, new):
+        (match,) = ElisionTier().find(content, old)
+        with pytest.raises(UnmatchedElision) as refused:
+            match.rewrite(new)
+        assert refused.value.message == (
+            "new_string has 0 elision marker(s) between real lines where old_string has 2; "
+            "writing it would delete or invent the code the markers stand for."
+        )
+        assert refused.value.hint == (
+            "Use the same '...' markers in new_string as in old_string, one for each skipped "
+            "stretch, or quote the skipped code in full."
+        )
+
+
+class TestWhichPlaces:
+    def test_a_first_line_at_another_depth_with_no_chain_does_not_hide_a_later_one(self):
+        content = "    x = 1\n    y\nx = 1\ny\nend()\n"
+        out = edited(content, "x = 1\n# ...\nend()", "x = 2\n# ...\nend()")
+        assert out == "    x = 1\n    y\nx = 2\ny\nend()\n"
+
+    def test_past_max_places_the_tier_refuses_naming_itself_and_the_first_places(self):
+        content = "a\n" * (MAX_PLACES + 3)
+        with pytest.raises(TooManyPlaces) as refused:
+            ElisionTier().find(content, "a\n...\na\n...\na")
+        assert refused.value.tier == "elision"
+        assert "(elision match)" in refused.value.message
+        first = refused.value.candidates[:2]
+        assert [(r.start_line, r.end_line) for r in first] == [(1, 3), (2, 4)]
+
+
+class TestInventedMarkers:
+    content = "def f():\n    a()\n    b()\n    return 1\n"
+
+    def test_a_comment_marker_only_new_string_has_is_refused(self):
+        old = "def f():\n    a()\n    b()\n    return 1"
+        with pytest.raises(UnmatchedElision) as refused:
+            edit_text(self.content, old, "def f():\n    # ...\n    return 2")
+        assert refused.value.message == (
+            "new_string contains an elision marker ('...' or '// ... existing code ...') that "
+            "old_string does not have; written to the file it would delete the code it stands "
+            "for."
+        )
+        assert refused.value.hint == (
+            "Write out the code in full in new_string, or put the same marker in old_string "
+            "over the lines it skips."
+        )
+
+    @pytest.mark.parametrize(
+        ("old", "new"),
+        [
+            # a bare ... replacing code
+            ("def f():\n    a()\n    b()\n    return 1", "def f():\n    ..."),
+            # a bare ... added beside the marker old_string has, while a line is lost
+            ("def f():\n    # ...\n    return 1", "def f():\n    # ...\n    ...\n    return 2"),
+            # two comment markers swapped for one bare ..., while a line is lost
+            ("def f():\n    # ...\n    b()\n    # ...", "def f():\n    ...\n    c()"),
+        ],
+    )
+    def test_a_bare_marker_new_string_adds_while_lines_are_lost_is_refused(self, old, new):
+        with pytest.raises(UnmatchedElision) as refused:
+            edit_text(self.content, old, new)
+        assert refused.value.message.startswith("new_string contains an elision marker")
+
+    def test_an_ellipsis_inside_a_line_is_code(self):
+        result = edit_text(self.content, "    return 1", "    return ...")
+        assert result.new_content == self.content.replace("return 1", "return ...")
