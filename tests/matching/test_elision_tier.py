@@ -250,3 +250,82 @@ class TestInventedMarkers:
     def test_an_ellipsis_inside_a_line_is_code(self):
         result = edit_text(self.content, "    return 1", "    return ...")
         assert result.new_content == self.content.replace("return 1", "return ...")
+
+
+class TestBlankLinesBesideMarkers:
+    """Blank lines old_string quoted beside a marker belong to the stretch it skips: written
+    from the file, not again from new_string. Blank lines only new_string has are its own."""
+
+    @pytest.mark.parametrize(
+        ("content", "old", "new", "expected"),
+        [
+            # the file has two on each side, the quote one: the file's two stay
+            (
+                "import a\n\n\nsetup()\n\n\nLIMIT = 5\n",
+                "import a\n\n# ...\n\nLIMIT = 5",
+                "import a\n\n# ...\n\nLIMIT = 6",
+                "import a\n\n\nsetup()\n\n\nLIMIT = 6\n",
+            ),
+            # new_string leaves out the blank lines the quote had: the file's stay too
+            (
+                "import a\n\n\nsetup()\n\n\nLIMIT = 5\n",
+                "import a\n\n\n# ...\n\n\nLIMIT = 5",
+                "import a\n# ...\nLIMIT = 6",
+                "import a\n\n\nsetup()\n\n\nLIMIT = 6\n",
+            ),
+            # a stretch of blank lines only: it stands for the lines on both sides once
+            (
+                "import a\n\n\n\nLIMIT = 5\n",
+                "import a\n\n# ...\n\nLIMIT = 5",
+                "import a\n\n# ...\n\nLIMIT = 6",
+                "import a\n\n\n\nLIMIT = 6\n",
+            ),
+            # blank lines before or after the marker that the quote did not have are added
+            (
+                "import a\nx\n\n\nLIMIT = 5\n",
+                "import a\n# ...\n\nLIMIT = 5",
+                "import a\n\n# ...\n\nLIMIT = 6",
+                "import a\n\nx\n\n\nLIMIT = 6\n",
+            ),
+            (
+                "import a\n\n\nx\nLIMIT = 5\n",
+                "import a\n\n# ...\nLIMIT = 5",
+                "import a\n\n# ...\n\nLIMIT = 6",
+                "import a\n\n\nx\n\nLIMIT = 6\n",
+            ),
+            # a line new_string inserts before the marker keeps the quote's blank line after it
+            (
+                "c()\n\n  \n        c()\n",
+                "c()\n\n...\n\n        c()\n",
+                "c()\n    c()\n...\n\n        c()\n",
+                "c()\n    c()\n\n  \n        c()\n",
+            ),
+            (
+                "return x\na()\n\nx = 1\nend()\n",
+                "a()\n# ...\nx = 1\n# ...",
+                "a()\n\n# ...\nx = 1\n# ...",
+                "return x\na()\n\n\nx = 1\nend()\n",
+            ),
+        ],
+    )
+    def test_blank_lines_around_a_marker(self, content, old, new, expected):
+        assert edited(content, old, new) == expected
+
+
+class TestMoreEdges:
+    def test_new_string_may_drop_the_first_line_and_spell_out_the_stretch_after_it(self):
+        assert edited("a\nx\nb\n", "a\n...\nb", "x\nb2") == "x\nb2\n"
+
+    def test_a_blank_line_after_a_trailing_marker_goes_with_it(self):
+        out = edited(FUNCTION, "def f():\n    # ...\n", "def g():\n    # ...\n\n")
+        assert out == FUNCTION.replace("f()", "g()")
+
+    def test_a_blank_line_before_a_trailing_marker_alone_is_new_string_s_own(self):
+        assert edited("if y:\nlog(x)\npass", "if y:\n...", "\n...") == "\nlog(x)\npass"
+
+    def test_the_matched_lines_own_tabs_win_over_the_file_s_spaces(self):
+        content = "c()\na()\na()\n\tc()\n\tc()\n        if y:\n    if y:\n"
+        old = "a()\n// ... existing code ...\n\tc()"
+        new = "a()\n    if y:\n// ... existing code ...\n    if y:\n\tc()"
+        expected = "c()\na()\na()\n\tif y:\n\tif y:\n\tc()\n\tc()\n        if y:\n    if y:\n"
+        assert edited(content, old, new) == expected
