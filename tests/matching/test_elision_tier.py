@@ -273,6 +273,20 @@ class TestBlankLinesBesideMarkers:
                 "import a\n# ...\nLIMIT = 6",
                 "import a\n\n\nsetup()\n\n\nLIMIT = 6\n",
             ),
+            # one blank line in the file for the two the quote has around the marker, or none:
+            # the file's stay as they are, none is added
+            (
+                "import a\n\nLIMIT = 5\n",
+                "import a\n\n# ...\n\nLIMIT = 5",
+                "import a\n\n# ...\n\nLIMIT = 6",
+                "import a\n\nLIMIT = 6\n",
+            ),
+            (
+                "import a\nLIMIT = 5\n",
+                "import a\n\n# ...\n\nLIMIT = 5",
+                "import a\n\n# ...\n\nLIMIT = 6",
+                "import a\nLIMIT = 6\n",
+            ),
             # a stretch of blank lines only: it stands for the lines on both sides once
             (
                 "import a\n\n\n\nLIMIT = 5\n",

@@ -312,7 +312,7 @@ class _ElisionMatch:
             self.chain[0], self.chain[-1] + len(self.segments[-1]) - self.chain[0]
         )
         aligned = iter(realign_lines(old_real, file_real, real_new, strip_key, style))
-        absorbed = _blank_lines_the_gaps_hold(new_lines, markers, gaps, self.beside)
+        absorbed = _blank_lines_quoted_beside_markers(new_lines, markers, self.beside)
         out: list[str] = []
         gap_of = {index: gap for index, gap in zip(markers, gaps)}
         for index in range(len(new_lines)):
@@ -401,29 +401,25 @@ def _last_real(lines: list[str]) -> int:
     )
 
 
-def _blank_lines_the_gaps_hold(
-    new_lines: list[str],
-    markers: list[int],
-    gaps: list[list[str]],
-    beside: list[tuple[int, int]],
+def _blank_lines_quoted_beside_markers(
+    new_lines: list[str], markers: list[int], beside: list[tuple[int, int]]
 ) -> set[int]:
-    """Blank lines new_string keeps around a marker that its gap already holds.
+    """Blank lines new_string keeps around a marker as old_string quoted them there.
 
     old_string's segments were matched without their blank edges, so the blank lines it
-    quoted next to a marker are part of the skipped stretch: written from the file
-    (whitespace and all), they must not be written again from new_string. Blank lines the
-    quote did not have there are new_string's own.
+    quoted next to a marker stand in the skipped stretch, which is written from the file
+    (whitespace and all, however many blank lines it holds, none included): kept in
+    new_string they are not written again. Blank lines the quote did not have there are
+    new_string's own.
     """
     absorbed: set[int] = set()
-    for index, gap, (quoted_before, quoted_after) in zip(markers, gaps, beside):
+    for index, (quoted_before, quoted_after) in zip(markers, beside):
         # Lines walked outward from the marker lazily: slicing new_string's lines at every
         # marker made a quote of thousands of markers quadratic.
         above = (new_lines[k] for k in range(index - 1, -1, -1))
         below = (new_lines[k] for k in range(index + 1, len(new_lines)))
-        before = min(leading_blanks(above), leading_blanks(gap), quoted_before)
-        after = min(leading_blanks(below), leading_blanks(reversed(gap)), quoted_after)
-        if before + after > len(gap):  # an all-blank gap: it cannot stand for both sides
-            after = max(0, len(gap) - before)
+        before = min(leading_blanks(above), quoted_before)
+        after = min(leading_blanks(below), quoted_after)
         absorbed.update(range(index - before, index))
         absorbed.update(range(index + 1, index + 1 + after))
     return absorbed
