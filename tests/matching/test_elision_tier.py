@@ -343,3 +343,12 @@ class TestMoreEdges:
         new = "a()\n    if y:\n// ... existing code ...\n    if y:\n\tc()"
         expected = "c()\na()\na()\n\tif y:\n\tif y:\n\tc()\n\tc()\n        if y:\n    if y:\n"
         assert edited(content, old, new) == expected
+
+    def test_a_blank_line_new_string_adds_after_the_quote_s_last_line_is_its_own(self):
+        content = "x\nz\nq\nw\nend\n"
+        assert edited(content, "x\nz\n# ...\nw\n", "x\nz\n# ...\nw2\n\n") == "x\nz\nq\nw2\n\nend\n"
+
+    def test_a_blank_line_padding_the_quote_after_its_one_line_is_not_written(self):
+        content = "x = 0\n\nif y:\n    pass\n    z()\n"
+        out = edited(content, "# ...\n    z()\n\n", "# ...\n    z2()\n\n")
+        assert out == content.replace("z()", "z2()")
