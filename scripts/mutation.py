@@ -929,6 +929,62 @@ EQUIVALENT: dict[str, str] = {
     ),
     # editengine.matching._anchor: to here
     # editengine.matching._elision: from here
+    **dict.fromkeys(
+        (
+            "editengine.matching._elision.xǁElidedǁof__mutmut_12",
+            "editengine.matching._elision.xǁElidedǁof__mutmut_20",
+        ),
+        "Elided.of is only given lines holding a marker (find and already_applied check "
+        "first): there are two segments or more, so > 1 and >= 1 agree",
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._elision.xǁElidedǁof__mutmut_26",
+            "editengine.matching._elision.xǁElidedǁof__mutmut_27",
+        ),
+        "Elided.leading and Elided.trailing are read nowhere: the segments are popped already",
+    ),
+    "editengine.matching._elision.xǁElisionTierǁfind__mutmut_25": (
+        "the index of stripped lines only replaces a scan per segment: find_line_blocks "
+        "returns the same places either way"
+    ),
+    "editengine.matching._elision.x__tightest_chains__mutmut_20": (
+        "first places come in file order: of two chains with one tail the later starts later, "
+        "and chain[1] (the tail's first place) is after both starts; a one-segment chain's "
+        "tail is its own start, never met twice, so chain[1] is never read"
+    ),
+    "editengine.matching._elision.x__tightest_chains__mutmut_21": (
+        "first places are distinct and in file order: >= and > replace alike"
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._elision.x__depth_shift__mutmut_3",
+            "editengine.matching._elision.x__depth_shift__mutmut_9",
+        ),
+        "segments are trimmed of blank lines: the loop returns on the first line, at offset 0",
+    ),
+    "editengine.matching._elision.xǁ_ElisionMatchǁto_match__mutmut_18": (
+        "last + 2 < len differs only at the file's last line before its final newline: "
+        "eating that newline and giving it back writes what leaving it does"
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._elision.x__last_real__mutmut_12",
+            "editengine.matching._elision.x__last_real__mutmut_14",
+        ),
+        "_last_real is only asked when the last line is blank or a marker, never a real line: "
+        "skipping it, or looking at it again as index -1, finds the same",
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._elision.x__find_run__mutmut_6",
+            "editengine.matching._elision.x__find_run__mutmut_7",
+        ),
+        "windows starting past len(keys) - len(wanted) are shorter than wanted and never equal it",
+    ),
+    "editengine.matching._elision.x__find_run__mutmut_11": (
+        "-2 is below 0 as -1 is: the caller only asks found < 0"
+    ),
     # editengine.matching._elision: to here
     # editengine.matching._lines: from here
     # editengine.matching._lines: to here

@@ -352,3 +352,14 @@ class TestMoreEdges:
         content = "x = 0\n\nif y:\n    pass\n    z()\n"
         out = edited(content, "# ...\n    z()\n\n", "# ...\n    z2()\n\n")
         assert out == content.replace("z()", "z2()")
+
+    def test_a_blank_line_inserted_higher_up_is_no_blank_line_beside_the_marker(self):
+        content = "a\nb\n\n\nskip\n\n\nend\n"
+        out = edited(content, "a\nb\n\n\n# ...\n\n\nend", "a\n\nb\n\n# ...\n\n\nend")
+        assert out == "a\n\nb\n\n\nskip\n\n\nend\n"
+
+    def test_new_string_of_fewer_blank_lines_than_the_quote_s_padding_is_written(self):
+        content = "x = 0\n\n\n\nif y:\n    pass\n"
+        out = edited(content, "\n\n\nif y:\n    # ...", "\n\n")
+        # the padding repeated is taken off; the final newline is a line break it adds
+        assert out == content.replace("if y:", "\n")
