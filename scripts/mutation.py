@@ -818,8 +818,173 @@ EQUIVALENT: dict[str, str] = {
         "shared_call missing reads as None instead of False: neither is True"
     ),
     # editengine.matching._anchor: from here
+    **dict.fromkeys(
+        (
+            "editengine.matching._anchor.xǁBlockAnchorTierǁ_similarity__mutmut_21",
+            "editengine.matching._anchor.xǁBlockAnchorTierǁ_similarity__mutmut_24",
+            "editengine.matching._anchor.xǁBlockAnchorTierǁ_similarity__mutmut_26",
+        ),
+        "Levenshtein's score_cutoff only caps a distance above max_line_edits + 1: compared "
+        "with max_line_edits, the capped distance answers the same",
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._anchor.xǁBlockAnchorTierǁ_similarity__mutmut_33",
+            "editengine.matching._anchor.xǁBlockAnchorTierǁ_similarity__mutmut_34",
+            "editengine.matching._anchor.xǁBlockAnchorTierǁ_similarity__mutmut_35",
+        ),
+        "misquoted is only asked whether it is zero: 1, -1 and 2 are as true as one line",
+    ),
+    "editengine.matching._anchor.x__several_typos__mutmut_53": (
+        "a count of characters is a whole number: it is at most n / 2 exactly when it is at "
+        "most n // 2"
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._anchor.x__min_votes__mutmut_3",
+            "editengine.matching._anchor.x__min_votes__mutmut_9",
+            "editengine.matching._anchor.x__min_votes__mutmut_11",
+        ),
+        "voted_starts caps min_votes at half its voters, ceil(min(d, 12) / 2), which is no "
+        "more than ceil(d / 2): a larger value is capped to the same",
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._anchor.x_voted_starts__mutmut_25",
+            "editengine.matching._anchor.x_voted_starts__mutmut_26",
+            "editengine.matching._anchor.x_voted_starts__mutmut_27",
+            "editengine.matching._anchor.x_voted_starts__mutmut_28",
+            "editengine.matching._anchor.x_voted_starts__mutmut_29",
+        ),
+        "look_up_stripped_equal answers what lines_stripped_equal would, None included: "
+        "whether it runs first only changes the cost",
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._anchor.x_fuzzy_starts__mutmut_11",
+            "editengine.matching._anchor.x_fuzzy_starts__mutmut_12",
+        ),
+        "at a limit of 5 or a cutoff of 40 the direct search returns what the shared one "
+        "keeps: the best five lines at or above the cutoff",
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._anchor.x_fuzzy_starts__mutmut_14",
+            "editengine.matching._anchor.x_fuzzy_starts__mutmut_15",
+        ),
+        "the memo key only names the entry: any key, one per probe, that no other reader of "
+        "the view's memo takes keeps the same answers",
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._anchor.x_fuzzy_starts__mutmut_21",
+            "editengine.matching._anchor.x_fuzzy_starts__mutmut_22",
+            "editengine.matching._anchor.x_fuzzy_starts__mutmut_27",
+        ),
+        "the shared search keeps lines of any score, or every line, only for them to be "
+        "filtered at the cutoff and cut to the limit: the same best five",
+    ),
+    "editengine.matching._anchor.x_fuzzy_starts__mutmut_26": (
+        "process.extract's default limit is 5, _SHARED_LIMIT"
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._anchor.x_carry_fix__mutmut_14",
+            "editengine.matching._anchor.x_carry_fix__mutmut_15",
+            "editengine.matching._anchor.x_carry_fix__mutmut_16",
+        ),
+        "the DoubtfulMatch text is never shown: the cascade records the tier as refused and "
+        "goes on to the next",
+    ),
+    "editengine.matching._anchor.x_merge3__mutmut_27": "clash=None is falsy, the same as False",
+    "editengine.matching._anchor.x_merge3__mutmut_39": (
+        "their hunks are disjoint and in order: after one that covers our change, no later one "
+        "can touch it"
+    ),
+    "editengine.matching._anchor.x_merge3__mutmut_59": (
+        "base[None:start] is base[0:start], and cursor is set again before it is next read"
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._anchor.x__rewrite_of_the_fixed_line__mutmut_28",
+            "editengine.matching._anchor.x__rewrite_of_the_fixed_line__mutmut_31",
+            "editengine.matching._anchor.x__rewrite_of_the_fixed_line__mutmut_33",
+            "editengine.matching._anchor.x__rewrite_of_the_fixed_line__mutmut_36",
+        ),
+        "a point strictly inside a stretch (or a stretch around a point) overlaps it: the "
+        "first check has returned False for every case that would make this one true",
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._anchor.x__touch__mutmut_11",
+            "editengine.matching._anchor.x__touch__mutmut_13",
+            "editengine.matching._anchor.x__touch__mutmut_14",
+            "editengine.matching._anchor.x__touch__mutmut_16",
+            "editengine.matching._anchor.x__touch__mutmut_18",
+            "editengine.matching._anchor.x__touch__mutmut_19",
+            "editengine.matching._anchor.x__touch__mutmut_21",
+        ),
+        "an insertion strictly inside the other stretch overlaps it, and one at its start is "
+        "the second check's: inside_a and inside_b are false whenever they are read",
+    ),
     # editengine.matching._anchor: to here
     # editengine.matching._elision: from here
+    **dict.fromkeys(
+        (
+            "editengine.matching._elision.xǁElidedǁof__mutmut_12",
+            "editengine.matching._elision.xǁElidedǁof__mutmut_20",
+        ),
+        "Elided.of is only given lines holding a marker (find and already_applied check "
+        "first): there are two segments or more, so > 1 and >= 1 agree",
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._elision.xǁElidedǁof__mutmut_26",
+            "editengine.matching._elision.xǁElidedǁof__mutmut_27",
+        ),
+        "Elided.leading and Elided.trailing are read nowhere: the segments are popped already",
+    ),
+    "editengine.matching._elision.xǁElisionTierǁfind__mutmut_25": (
+        "the index of stripped lines only replaces a scan per segment: find_line_blocks "
+        "returns the same places either way"
+    ),
+    "editengine.matching._elision.x__tightest_chains__mutmut_20": (
+        "first places come in file order: of two chains with one tail the later starts later, "
+        "and chain[1] (the tail's first place) is after both starts; a one-segment chain's "
+        "tail is its own start, never met twice, so chain[1] is never read"
+    ),
+    "editengine.matching._elision.x__tightest_chains__mutmut_21": (
+        "first places are distinct and in file order: >= and > replace alike"
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._elision.x__depth_shift__mutmut_3",
+            "editengine.matching._elision.x__depth_shift__mutmut_9",
+        ),
+        "segments are trimmed of blank lines: the loop returns on the first line, at offset 0",
+    ),
+    "editengine.matching._elision.xǁ_ElisionMatchǁto_match__mutmut_18": (
+        "last + 2 < len differs only at the file's last line before its final newline: "
+        "eating that newline and giving it back writes what leaving it does"
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._elision.x__last_real__mutmut_12",
+            "editengine.matching._elision.x__last_real__mutmut_14",
+        ),
+        "_last_real is only asked when the last line is blank or a marker, never a real line: "
+        "skipping it, or looking at it again as index -1, finds the same",
+    ),
+    **dict.fromkeys(
+        (
+            "editengine.matching._elision.x__find_run__mutmut_6",
+            "editengine.matching._elision.x__find_run__mutmut_7",
+        ),
+        "windows starting past len(keys) - len(wanted) are shorter than wanted and never equal it",
+    ),
+    "editengine.matching._elision.x__find_run__mutmut_11": (
+        "-2 is below 0 as -1 is: the caller only asks found < 0"
+    ),
     # editengine.matching._elision: to here
     # editengine.matching._lines: from here
     "editengine.matching._lines.xǁLineViewǁlook_up_stripped_equal__mutmut_2": (

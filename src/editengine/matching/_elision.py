@@ -153,7 +153,16 @@ class ElisionTier:
             (leading_blanks(reversed(before)), leading_blanks(after))
             for before, after in zip(elided.segments, elided.segments[1:])
         ]
-        return [_ElisionMatch(view, segments, chain, old, beside).to_match() for chain in chains]
+        # Blank lines old_string had before its first real line and after its last: the
+        # span leaves them out, so new_string's copies of them are not written again.
+        padding = (
+            leading_blanks(elided.segments[0]),
+            leading_blanks(reversed(elided.segments[-1])),
+        )
+        return [
+            _ElisionMatch(view, segments, chain, old, beside, padding).to_match()
+            for chain in chains
+        ]
 
 
 def _placements(view: LineView, segment: list[str]) -> list[int]:
@@ -169,13 +178,15 @@ def _tightest_chains(
 ) -> list[list[int]]:
     """The chains from each place of the first segment; of chains that end on the same
     lines, the one starting last: the skipped code is the least, as a reader of the quote
-    would take it. Past :data:`MAX_PLACES` different chains the quote is refused."""
+    would take it. Chains of one segment each end on their own lines: every place counts.
+    Past :data:`MAX_PLACES` different chains the quote is refused."""
     by_tail: dict[tuple[int, ...], list[int]] = {}
     for first_start in first_starts:
         chain = _chain(view, segments, by_shift, first_start)
         if chain is None:
             continue
-        tail = tuple(chain[1:])
+        # A quote with markers only at its edges is one segment: each place is its own chain.
+        tail = tuple(chain[1:]) or (chain[0],)
         if tail not in by_tail or chain[0] > by_tail[tail][0]:
             by_tail[tail] = chain
         if len(by_tail) > MAX_PLACES:
@@ -238,6 +249,7 @@ class _ElisionMatch:
     chain: list[int]
     old: str
     beside: list[tuple[int, int]]  # blank lines old_string had before / after each marker
+    padding: tuple[int, int] = (0, 0)  # blank lines old_string had at its start / its end
 
     def to_match(self) -> Match:
         first = self.chain[0]
@@ -250,7 +262,12 @@ class _ElisionMatch:
 
         def rewrite(new: str) -> str:
             text = self.expand(new[:-1] if new.endswith("\n") else new)
-            return text + "\n" if eats_newline or new.endswith("\n") else text
+            if self.old.endswith("\n"):
+                # The span ate the newline old_string quoted: give it back. At the end of a
+                # file without one, the quote's newline is not the file's, and new_string's
+                # stands for it: nothing is added.
+                return text + "\n" if eats_newline else text
+            return text + "\n" if new.endswith("\n") else text
 
         return Match(start, end, 1.0, rewrite, verbatim=self.verbatim())
 
@@ -271,7 +288,7 @@ class _ElisionMatch:
         return out
 
     def expand(self, new: str) -> str:
-        new_lines = _drop_edge_markers(new.split("\n"))
+        new_lines = _without_padding(_drop_edge_markers(new.split("\n")), *self.padding)
         gaps = self.gaps()
         markers = [index for index, line in enumerate(new_lines) if is_marker(line)]
         if not markers and _spells_out(new_lines, gaps):
@@ -295,7 +312,7 @@ class _ElisionMatch:
             self.chain[0], self.chain[-1] + len(self.segments[-1]) - self.chain[0]
         )
         aligned = iter(realign_lines(old_real, file_real, real_new, strip_key, style))
-        absorbed = _blank_lines_the_gaps_hold(new_lines, markers, gaps, self.beside)
+        absorbed = _blank_lines_quoted_beside_markers(new_lines, markers, self.beside)
         out: list[str] = []
         gap_of = {index: gap for index, gap in zip(markers, gaps)}
         for index in range(len(new_lines)):
@@ -362,6 +379,17 @@ def _drop_edge_markers(lines: list[str]) -> list[str]:
     return lines
 
 
+def _without_padding(lines: list[str], head: int, tail: int) -> list[str]:
+    """``lines`` without up to ``head`` blank lines at the start and ``tail`` at the end:
+    the blank lines old_string was padded with, which new_string repeats."""
+    start, end = 0, len(lines)
+    while start < head and end - start > 1 and not lines[start].strip():
+        start += 1
+    while len(lines) - end < tail and end - start > 1 and not lines[end - 1].strip():
+        end -= 1
+    return lines[start:end]
+
+
 def _first_real(lines: list[str]) -> int:
     return next((i for i, line in enumerate(lines) if line.strip() and not is_marker(line)), 0)
 
@@ -373,29 +401,25 @@ def _last_real(lines: list[str]) -> int:
     )
 
 
-def _blank_lines_the_gaps_hold(
-    new_lines: list[str],
-    markers: list[int],
-    gaps: list[list[str]],
-    beside: list[tuple[int, int]],
+def _blank_lines_quoted_beside_markers(
+    new_lines: list[str], markers: list[int], beside: list[tuple[int, int]]
 ) -> set[int]:
-    """Blank lines new_string keeps around a marker that its gap already holds.
+    """Blank lines new_string keeps around a marker as old_string quoted them there.
 
     old_string's segments were matched without their blank edges, so the blank lines it
-    quoted next to a marker are part of the skipped stretch: written from the file
-    (whitespace and all), they must not be written again from new_string. Blank lines the
-    quote did not have there are new_string's own.
+    quoted next to a marker stand in the skipped stretch, which is written from the file
+    (whitespace and all, however many blank lines it holds, none included): kept in
+    new_string they are not written again. Blank lines the quote did not have there are
+    new_string's own.
     """
     absorbed: set[int] = set()
-    for index, gap, (quoted_before, quoted_after) in zip(markers, gaps, beside):
+    for index, (quoted_before, quoted_after) in zip(markers, beside):
         # Lines walked outward from the marker lazily: slicing new_string's lines at every
         # marker made a quote of thousands of markers quadratic.
         above = (new_lines[k] for k in range(index - 1, -1, -1))
         below = (new_lines[k] for k in range(index + 1, len(new_lines)))
-        before = min(leading_blanks(above), leading_blanks(gap), quoted_before)
-        after = min(leading_blanks(below), leading_blanks(reversed(gap)), quoted_after)
-        if before + after > len(gap):  # an all-blank gap: it cannot stand for both sides
-            after = max(0, len(gap) - before)
+        before = min(leading_blanks(above), quoted_before)
+        after = min(leading_blanks(below), quoted_after)
         absorbed.update(range(index - before, index))
         absorbed.update(range(index + 1, index + 1 + after))
     return absorbed
