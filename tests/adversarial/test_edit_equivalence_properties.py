@@ -1,4 +1,5 @@
-"""Properties of carrying the requested edit onto a corrected search, on generated texts."""
+"""Carrying the requested edit onto a corrected search: its properties on generated texts,
+then the cases each step of the carry and of the cross-check exists for."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from editengine.engine._edit_equivalence import (
     CannotCarry,
     NotTheRequestedEdit,
     carry_edit,
+    describe_difference,
     replacement_to_write,
+    same_hunks,
     same_tokens,
     token_list,
 )
@@ -95,3 +98,152 @@ def test_one_token_more_less_or_other_is_refused(base, where, how, extra):
         return
     with pytest.raises(NotTheRequestedEdit):
         replacement_to_write(base.old, base.new, base.search, mutated, file_text=base.content)
+
+
+# ------------------------------------------------ the fixer's edit, hunk by hunk (same_hunks)
+
+
+def test_the_same_change_next_to_the_same_tokens_is_the_same_hunks():
+    assert same_hunks("a = f(x)\n", "a = g(x)\n", "b = f(x)\n", "b = g(x)\n")
+
+
+def test_a_name_the_misquote_renames_counts_as_the_same_neighbour():
+    # old_string says line, the search item: the token after (or before) the change is
+    # the same once renamed.
+    assert same_hunks("x line\n", "line\n", "x item\n", "item\n")
+    assert same_hunks("return line\n", "return line + 1\n", "return item\n", "return item + 1\n")
+
+
+def test_another_change_than_the_requested_one_is_not_the_same_hunks():
+    assert not same_hunks("f(x)", "g(x)", "f(x)", "h(x)")
+
+
+def test_one_change_more_is_not_the_same_hunks():
+    assert not same_hunks("f(x)", "g(x)", "f(x)", "g(y)")
+
+
+def test_the_change_next_to_other_tokens_is_not_the_same_hunks():
+    assert not same_hunks("a = f(x)", "a = g(x)", "a = f(x); b : f(x)", "a = f(x); b : g(x)")
+
+
+def test_a_request_that_cannot_be_carried_takes_the_fixer_s_edit_when_it_is_the_same():
+    # new_string is indented less than old_string: no mechanical carry, but the fixer's
+    # edit is the requested one, hunk by hunk.
+    old, new = "    if a:\n        go()\n", "go()\n"
+    assert replacement_to_write(old, new, "  if a:\n    go()\n", "  go()\n") == "  go()\n"
+    with pytest.raises(NotTheRequestedEdit, match="indented less than old_string"):
+        replacement_to_write(old, new, "  if a:\n    go(1)\n", "  go(2)\n")
+
+
+# ---------------------------------------------------- names the fixer renames (renames_by_fixer)
+
+RENAMED_OLD = "count = line.addr\nfor line in lines:\n    result += line.cost\n"
+RENAMED_NEW = RENAMED_OLD.replace("    result", "    if line.addr:\n        continue\n    result")
+RENAMED_SEARCH = "for item in items:\n    total += item.price\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "taken"),
+    [
+        ("address_book", True),  # half the letters in common: alike enough
+        ("address_line1", False),  # under half
+    ],
+)
+def test_a_rename_by_the_fixer_needs_half_the_letters_in_common(name, taken):
+    replace = (
+        f"for item in items:\n    if item.{name}:\n        continue\n    total += item.price\n"
+    )
+    file_text = f"count = item.{name}\n" + RENAMED_SEARCH
+
+    def written():
+        return replacement_to_write(
+            RENAMED_OLD, RENAMED_NEW, RENAMED_SEARCH, replace, file_text=file_text
+        )
+
+    if taken:
+        assert written() == replace
+    else:
+        with pytest.raises(NotTheRequestedEdit, match=f"turns 'addr' into '{name}'"):
+            written()
+
+
+# ------------------------------------------- a request escaped where the file is not (\" for ")
+
+ESCAPED_OLD = 'print(\\"hi\\")\n'
+ESCAPED_NEW = 'print(\\"hi\\", \\"there\\")\n'
+
+
+def test_text_the_request_inserts_escaped_is_written_as_the_file_writes_it():
+    # The agent escaped its quotes; the file (and the fixer's search) has none.
+    written = replacement_to_write(
+        ESCAPED_OLD, ESCAPED_NEW, 'print("hi")\n', 'print("hi", "there")\n'
+    )
+    assert written == 'print("hi", "there")\n'
+
+
+def test_a_search_with_backslashes_of_its_own_is_not_taken_as_unescaped():
+    # The file writes backslashes itself (a line continuation): nothing says the agent's
+    # backslashes were escaping, so the fixer's unescaped text is another edit.
+    with pytest.raises(NotTheRequestedEdit, match="another edit"):
+        replacement_to_write(
+            ESCAPED_OLD, ESCAPED_NEW, 'print("hi") \\\n', 'print("hi", "there") \\\n'
+        )
+
+
+def test_the_fixer_s_line_endings_are_kept_when_its_text_is_the_carried_one():
+    assert replacement_to_write("a = 1\n", "a = 2\n", "b = 1\r\n", "b = 2\r\n") == "b = 2\r\n"
+
+
+# ------------------------------------------------ how a refused correction differs (the message)
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "said"),
+    [
+        ("a = f(x)\n", "a  =  f( x )\n", "it differs only in spacing"),
+        ("a = f(x)\n", "a = g(x)\n", "it also turns 'f' into 'g'"),
+        ("a = f(x, y)\n", "a = f(x)\n", "it also drops ', y'"),
+        ("a = f(x)\n", "a = f(x, y)\n", "it also adds ', y'"),
+        ("a = f(x) + g(y)\n", "a = h(x) + g(y)\n", "it also turns 'f' into 'h'"),
+        (
+            "a = f(x) + g(y)\n",
+            "a = h(x) + k(y)\n",
+            "it also turns 'f' into 'h' (and 1 more change)",
+        ),
+        (
+            "a = f(x) + g(y) + m(z)\n",
+            "a = h(x) + k(y) + n(z)\n",
+            "it also turns 'f' into 'h' (and 2 more changes)",
+        ),
+        # Twelve tokens are shown, the rest elided.
+        ("pass\n", "pass\nx = f(1 + 2 + 3 + 4)\n", "it also adds 'x = f ( 1 + 2 + 3 + 4 )'"),
+        (
+            "pass\n",
+            "pass\nx = f(1 + 2 + 3 + 4);\n",
+            "it also adds 'x = f ( 1 + 2 + 3 + 4 ) ...'",
+        ),
+    ],
+)
+def test_the_refusal_names_the_first_difference_and_counts_the_rest(expected, actual, said):
+    assert describe_difference(expected, actual) == said
+
+
+# ----------------------------------------- inserted lines in the file's indentation (tabs, spaces)
+
+WRAP_OLD = "def f():\n{i}x = 1\n{i}return x\n"
+WRAP_NEW = "def f():\n{i}x = 1\n{i}if x:\n{i}{i}log(x)\n{i}return x\n"
+
+
+@pytest.mark.parametrize(
+    ("agent", "file"),
+    [
+        ("    ", "\t"),  # four spaces a level, in a tab-indented file
+        ("  ", "\t"),  # two spaces a level: the agent's step is two
+        ("\t", "    "),  # tabs, in a file indented by four spaces
+    ],
+)
+def test_lines_the_request_inserts_are_indented_as_the_file_indents(agent, file):
+    carried = carry_edit(
+        WRAP_OLD.format(i=agent), WRAP_NEW.format(i=agent), WRAP_OLD.format(i=file)
+    )
+    assert carried == WRAP_NEW.format(i=file)
