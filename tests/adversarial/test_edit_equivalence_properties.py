@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from editengine.engine._edit_equivalence import (
     CannotCarry,
+    NotQuoted,
     NotTheRequestedEdit,
     carry_edit,
     describe_difference,
@@ -247,3 +248,50 @@ def test_lines_the_request_inserts_are_indented_as_the_file_indents(agent, file)
         WRAP_OLD.format(i=agent), WRAP_NEW.format(i=agent), WRAP_OLD.format(i=file)
     )
     assert carried == WRAP_NEW.format(i=file)
+
+
+# ---------------------------------------------------------- what cannot be carried, and why
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "search", "why"),
+    [
+        ("a = 1\n", "a  =  1\n", "b = 1\n", "the request changes only whitespace"),
+        # The search has ", w" where the request adds ", y": the request would drop it.
+        ("a = f(x)\n", "a = f(x, y)\n", "a = f(x, w)\n", "the search has text old_string lacks"),
+    ],
+)
+def test_a_request_that_cannot_be_carried_says_why(old, new, search, why):
+    with pytest.raises(CannotCarry, match=why):
+        carry_edit(old, new, search)
+
+
+@pytest.mark.parametrize(
+    ("new", "search"),
+    [
+        ("z = 0\na = 1\nb = 2\nc = 3\n", "b = 2\nc = 3\n"),  # before all the search quotes
+        ("a = 1\nb = 2\nc = 3\nz = 0\n", "a = 1\nb = 2\n"),  # after all of it
+        ("a = 9\nb = 2\nc = 3\n", "b = 2\nc = 3\n"),  # on a line the search leaves out
+    ],
+)
+def test_a_change_on_text_the_search_leaves_out_is_not_quoted(new, search):
+    with pytest.raises(NotQuoted, match="falls on old_string text the search leaves out"):
+        carry_edit("a = 1\nb = 2\nc = 3\n", new, search)
+
+
+# ------------------------------------------------------- a request that only changes spacing
+
+SPACING_ONLY = "the request only changes spacing, and its replacement does not do just that"
+
+
+def test_a_spacing_only_request_refuses_an_answer_that_also_indents_its_line():
+    with pytest.raises(NotTheRequestedEdit) as refused:
+        replacement_to_write(
+            "if  (ready) {\n", "if (ready) {\n", "if  (isReady) {\n", " if (isReady) {\n"
+        )
+    assert str(refused.value) == SPACING_ONLY
+
+
+def test_a_request_that_indents_its_line_takes_an_answer_that_indents_the_search():
+    written = replacement_to_write("  x = 1\n", "    x = 1\n", "  y = 1\n", "    y = 1\n")
+    assert written == "    y = 1\n"
