@@ -295,3 +295,34 @@ def test_a_spacing_only_request_refuses_an_answer_that_also_indents_its_line():
 def test_a_request_that_indents_its_line_takes_an_answer_that_indents_the_search():
     written = replacement_to_write("  x = 1\n", "    x = 1\n", "  y = 1\n", "    y = 1\n")
     assert written == "    y = 1\n"
+
+
+# ------------------------------------------------ names the misquote renames (learned_renames)
+
+
+def test_inserted_text_names_what_the_misquote_renamed_as_the_file_names_it():
+    old = "for line in lines:\n    total += line.cost\n"
+    search = "for item in items:\n    total += item.cost\n"
+    assert carry_edit(old, old + "    log(line)\n", search) == search + "    log(item)\n"
+
+
+@pytest.mark.parametrize(
+    ("old", "search", "inserted", "written"),
+    [
+        ("f(x1)\n", "f(x2)\n", "g(x1)\n", "g(x2)\n"),
+        # A value, not a name: True stays True where the request writes it.
+        ("f(True)\n", "f(False)\n", "g(True)\n", "g(True)\n"),
+        # The same word respelled (accents, case) is a slip, not another name.
+        ('f("Bonjour a tous")\n', 'f("Bonjour à tous")\n', 'g("a")\n', 'g("a")\n'),
+        ("f(Line)\n", "f(line)\n", "g(Line)\n", "g(Line)\n"),
+        # Renamed two ways, or also kept as it is: the misquote does not say what it is.
+        ("f(line, line)\n", "f(item, row)\n", "g(line)\n", "g(line)\n"),
+        ("f(line) + k(line)\n", "f(item) + k(line)\n", "g(line)\n", "g(line)\n"),
+        # A number is no name.
+        ("f(line)\n", "f(2)\n", "g(line)\n", "g(line)\n"),
+    ],
+)
+def test_inserted_text_takes_only_the_names_the_misquote_clearly_renames(
+    old, search, inserted, written
+):
+    assert carry_edit(old, old + inserted, search) == search + written
