@@ -326,3 +326,32 @@ def test_inserted_text_takes_only_the_names_the_misquote_clearly_renames(
     old, search, inserted, written
 ):
     assert carry_edit(old, old + inserted, search) == search + written
+
+
+# ------------------------------- a search widened by context lines around a heavily misquoted quote
+
+GUARD_OLD = "    strat(conf)\n    stpo(conf)\n"
+GUARD_NEW = "    if conf.Enabled {\n        strat(conf)\n        stpo(conf)\n    }\n"
+GUARDED = "\tif cfg.Enabled {\n\t\tstart(cfg)\n\t\tstop(cfg)\n\t}\n"
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("func Run(cfg Config) error {\n", ""),
+        ("package worker\n\nfunc Run(cfg Config) error {\n", "\treturn nil\n}\n"),
+        ("", "\tlog(cfg)\n}\n"),
+    ],
+)
+def test_context_lines_the_search_adds_stay_outside_the_carried_edit(before, after):
+    # Heavily misquoted, old_string's ( and ) would pair with a context line's.
+    search = before + "\tstart(cfg)\n\tstop(cfg)\n" + after
+    assert carry_edit(GUARD_OLD, GUARD_NEW, search) == before + GUARDED + after
+
+
+def test_a_spacing_only_request_refuses_an_answer_that_drops_the_final_line_break():
+    # Joining the call's lines is requested; the answer also joins the next line to it.
+    assert replacement_to_write("a(\n  x)\n", "a(x)\n", "b(\n  x)\n", "b(x)\n") == "b(x)\n"
+    with pytest.raises(NotTheRequestedEdit) as refused:
+        replacement_to_write("a(\n  x)\n", "a(x)\n", "b(\n  x)\n", "b(x)")
+    assert str(refused.value) == SPACING_ONLY
