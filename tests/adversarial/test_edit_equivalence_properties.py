@@ -355,3 +355,9 @@ def test_a_spacing_only_request_refuses_an_answer_that_drops_the_final_line_brea
     with pytest.raises(NotTheRequestedEdit) as refused:
         replacement_to_write("a(\n  x)\n", "a(x)\n", "b(\n  x)\n", "b(x)")
     assert str(refused.value) == SPACING_ONLY
+
+
+def test_a_search_more_like_old_string_as_a_whole_than_any_run_of_its_lines_is_aligned_whole():
+    # Its second line is misquoted (", z"), not context: the request is made on it.
+    carried = carry_edit("a = f(x)\nb = g(y)\n", "a = f(x)\nb = h(y)\n", "a = f(x)\nb = g(y, z)\n")
+    assert carried == "a = f(x)\nb = h(y, z)\n"
