@@ -361,3 +361,26 @@ def test_a_search_more_like_old_string_as_a_whole_than_any_run_of_its_lines_is_a
     # Its second line is misquoted (", z"), not context: the request is made on it.
     carried = carry_edit("a = f(x)\nb = g(y)\n", "a = f(x)\nb = h(y)\n", "a = f(x)\nb = g(y, z)\n")
     assert carried == "a = f(x)\nb = h(y, z)\n"
+
+
+# ------------------------------------- whole lines deleted or inserted next to lines like them
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "search", "carried"),
+    [
+        # x = 2 is inserted as a line of its own, before the (misquoted) x = 1.
+        (
+            "f(x)\n\nx = 1\n",
+            "f(x)\nx = 2\n\nx = 1\n",
+            "f(x)\n\nxx = 11\n",
+            "f(x)\nx = 2\n\nxx = 11\n",
+        ),
+        ("f(x)\nx = 1\n", "f(x)\nx = 2\nx = 1\n", "f(x)\nxx = 11\n", "f(x)\nx = 2\nxx = 11\n"),
+        # The misquoted line x = 1 is deleted whole; x = 2 stays as the file has it.
+        ("f(x)\nx = 1\nx = 2\n", "f(x)\nx = 2\n", "f(x)\nxx = 11\nx = 2\n", "f(x)\nx = 2\n"),
+        ("f(x)\nx = 2\nx = 1\n", "f(x)\nx = 1\n", "f(x)\nxx = 2\nx = 1\n", "f(x)\nx = 1\n"),
+    ],
+)
+def test_a_whole_line_deleted_or_inserted_is_placed_at_a_line_start(old, new, search, carried):
+    assert carry_edit(old, new, search) == carried
