@@ -384,3 +384,22 @@ def test_a_search_more_like_old_string_as_a_whole_than_any_run_of_its_lines_is_a
 )
 def test_a_whole_line_deleted_or_inserted_is_placed_at_a_line_start(old, new, search, carried):
     assert carry_edit(old, new, search) == carried
+
+
+def test_a_quote_of_thousands_of_distinct_names_is_carried():
+    # Past 6,400 distinct tokens the alignment's one-character codes come from another
+    # range of private-use characters.
+    old = "".join(f"n{i} = {i}\n" for i in range(3300))
+    search = old.replace("n0 = 0\n", "").replace("n7 = 7\n", "n7 = 77\n")
+    carried = carry_edit(old, old.replace("n5 = 5\n", "n5 = 6\n"), search)
+    assert carried == search.replace("n5 = 5\n", "n5 = 6\n")
+
+
+def test_a_misquote_next_to_the_requested_change_stays_as_the_file_has_it():
+    # Dropping "not" is requested; True is misquoted right after it, and stays False.
+    assert carry_edit("x = not True\n", "x = True\n", "x = not False\n") == "x = False\n"
+
+
+def test_text_the_search_inserts_where_the_request_inserts_is_not_dropped():
+    with pytest.raises(CannotCarry, match="the search has text old_string lacks"):
+        carry_edit("f(a, c)\n", "f(a, b, c)\n", "f(a, x, c)\n")
