@@ -395,9 +395,40 @@ def test_a_quote_of_thousands_of_distinct_names_is_carried():
     assert carried == search.replace("n5 = 5\n", "n5 = 6\n")
 
 
-def test_a_misquote_next_to_the_requested_change_stays_as_the_file_has_it():
-    # Dropping "not" is requested; True is misquoted right after it, and stays False.
-    assert carry_edit("x = not True\n", "x = True\n", "x = not False\n") == "x = False\n"
+@pytest.mark.parametrize(
+    ("old", "new", "search", "carried"),
+    [
+        # True is misquoted (the file says False) right after, or before, the change.
+        ("x = not True\n", "x = True\n", "x = not False\n", "x = False\n"),
+        ("x = y or True\n", "x = y and True\n", "x = y or False\n", "x = y and False\n"),
+        ("x = True or y\n", "x = True and y\n", "x = False or y\n", "x = False and y\n"),
+        # Text inserted right before, or right after, the misquote.
+        ("x = True\n", "x = not True\n", "x = False\n", "x = not False\n"),
+        (
+            "x = True\ny = 1\n",
+            "x = True or z\ny = 1\n",
+            "x = False\ny = 1\n",
+            "x = False or z\ny = 1\n",
+        ),
+    ],
+)
+def test_a_misquote_next_to_the_requested_change_stays_as_the_file_has_it(
+    old, new, search, carried
+):
+    assert carry_edit(old, new, search) == carried
+
+
+@pytest.mark.parametrize(
+    ("new", "search", "carried"),
+    [
+        ("a = 1\nb = 2\n", "a = 1\nc = 3\n", "a = 1\nb = 2\nc = 3\n"),
+        ("z = 1\na = 1\n", "y = 0\na = 1\n", "y = 0\nz = 1\na = 1\n"),
+    ],
+)
+def test_a_line_added_at_an_edge_goes_inside_the_context_the_search_quotes_there(
+    new, search, carried
+):
+    assert carry_edit("a = 1\n", new, search) == carried
 
 
 def test_text_the_search_inserts_where_the_request_inserts_is_not_dropped():
