@@ -431,6 +431,13 @@ def test_a_line_added_at_an_edge_goes_inside_the_context_the_search_quotes_there
     assert carry_edit("a = 1\n", new, search) == carried
 
 
-def test_text_the_search_inserts_where_the_request_inserts_is_not_dropped():
+@pytest.mark.parametrize(
+    ("old", "new", "search"),
+    [
+        ("f(a, c)\n", "f(a, b, c)\n", "f(a, x, c)\n"),
+        ("[c]\n", "[b, c]\n", "[x, c]\n"),  # right after old_string's first token
+    ],
+)
+def test_text_the_search_inserts_where_the_request_inserts_is_not_dropped(old, new, search):
     with pytest.raises(CannotCarry, match="the search has text old_string lacks"):
-        carry_edit("f(a, c)\n", "f(a, b, c)\n", "f(a, x, c)\n")
+        carry_edit(old, new, search)
