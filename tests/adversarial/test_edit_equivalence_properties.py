@@ -402,6 +402,8 @@ def test_a_quote_of_thousands_of_distinct_names_is_carried():
         ("x = not True\n", "x = True\n", "x = not False\n", "x = False\n"),
         ("x = y or True\n", "x = y and True\n", "x = y or False\n", "x = y and False\n"),
         ("x = True or y\n", "x = True and y\n", "x = False or y\n", "x = False and y\n"),
+        # ... misquoted as two tokens: the change after it moves by one token.
+        ("x = True or y\n", "x = True and y\n", "x = not False or y\n", "x = not False and y\n"),
         # Text inserted right before, or right after, the misquote.
         ("x = True\n", "x = not True\n", "x = False\n", "x = not False\n"),
         (
