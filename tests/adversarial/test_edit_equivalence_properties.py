@@ -443,3 +443,11 @@ def test_a_line_added_at_an_edge_goes_inside_the_context_the_search_quotes_there
 def test_text_the_search_inserts_where_the_request_inserts_is_not_dropped(old, new, search):
     with pytest.raises(CannotCarry, match="the search has text old_string lacks"):
         carry_edit(old, new, search)
+
+
+def test_lines_new_string_moves_into_a_block_move_in_the_file_too():
+    # Every kept line, not just the first, takes the depth new_string gives it.
+    old = "x = 1\ny = 2\nz = 3\n"
+    new = "with lock:\n    x = 1\n    y = 2\n    z = 3\n"
+    carried = carry_edit(old, new, "    x = 1\n    y = 2\n    z = 3\n")
+    assert carried == "    with lock:\n        x = 1\n        y = 2\n        z = 3\n"
