@@ -451,3 +451,14 @@ def test_lines_new_string_moves_into_a_block_move_in_the_file_too():
     new = "with lock:\n    x = 1\n    y = 2\n    z = 3\n"
     carried = carry_edit(old, new, "    x = 1\n    y = 2\n    z = 3\n")
     assert carried == "    with lock:\n        x = 1\n        y = 2\n        z = 3\n"
+
+
+def test_a_block_opened_under_a_line_at_column_0_is_indented_as_the_file_indents():
+    # The quote starts at "if a:" (column 0 in both): the level new_string adds there in
+    # spaces is a tab in this tab-indented file, as the lines it wraps are.
+    old = "if a:\n    x = 1\n    y = 2\n"
+    new = "if a:\n    with lock:\n        x = 1\n        y = 2\n"
+    search = "if a:\n\tx = 1\n\ty = 2\n"
+    wrapped = "if a:\n\twith lock:\n\t\tx = 1\n\t\ty = 2\n"
+    assert carry_edit(old, new, search) == wrapped
+    assert replacement_to_write(old, new, search, wrapped) == wrapped
