@@ -462,3 +462,10 @@ def test_a_block_opened_under_a_line_at_column_0_is_indented_as_the_file_indents
     wrapped = "if a:\n\twith lock:\n\t\tx = 1\n\t\ty = 2\n"
     assert carry_edit(old, new, search) == wrapped
     assert replacement_to_write(old, new, search, wrapped) == wrapped
+
+
+def test_blocks_nested_in_tabs_are_written_in_the_file_s_spaces_at_every_depth():
+    old = "def f():\n\tgo()\n"
+    new = "def f():\n\tif a:\n\t\tif b:\n\t\t\tif c:\n\t\t\t\tif d:\n\t\t\t\t\tgo()\n"
+    carried = carry_edit(old, new, "def f():\n    go()\n")
+    assert carried == new.replace("\t", "    ")
