@@ -470,3 +470,11 @@ def test_blocks_nested_in_tabs_are_written_in_the_file_s_spaces_at_every_depth()
     new = "def f():\n\tif a:\n\t\tif b:\n\t\t\tif c:\n\t\t\t\tif d:\n\t\t\t\t\tgo()\n"
     carried = carry_edit(old, new, "def f():\n    go()\n")
     assert carried == new.replace("\t", "    ")
+
+
+def test_a_search_quoting_one_misquoted_line_of_old_string_takes_the_change_on_that_line():
+    # The search is far shorter than old_string: the stretch of old_string most like it,
+    # aligned on its own, places the change.
+    old = "if x:\ny = g(b)\nx = f(a)\nz = 0\n    log(x)\n"
+    new = old.replace("x = f(a)", "x += f(a)")
+    assert carry_edit(old, new, "xs = f(aa)\n") == "xs += f(aa)\n"
