@@ -115,6 +115,16 @@ def test_a_name_the_misquote_renames_counts_as_the_same_neighbour():
     assert same_hunks("return line\n", "return line + 1\n", "return item\n", "return item + 1\n")
 
 
+def test_text_inserted_with_the_misquoted_name_is_not_the_same_hunks():
+    # The file calls it item: a replace that inserts "line" writes a name the file lacks.
+    assert same_hunks(
+        "return line\n", "return line + line\n", "return item\n", "return item + item\n"
+    )
+    assert not same_hunks(
+        "return line\n", "return line + line\n", "return item\n", "return item + line\n"
+    )
+
+
 def test_another_change_than_the_requested_one_is_not_the_same_hunks():
     assert not same_hunks("f(x)", "g(x)", "f(x)", "h(x)")
 
