@@ -488,3 +488,10 @@ def test_a_search_quoting_one_misquoted_line_of_old_string_takes_the_change_on_t
     old = "if x:\ny = g(b)\nx = f(a)\nz = 0\n    log(x)\n"
     new = old.replace("x = f(a)", "x += f(a)")
     assert carry_edit(old, new, "xs = f(aa)\n") == "xs += f(aa)\n"
+
+
+def test_the_search_s_first_line_moves_in_as_new_string_moves_it():
+    # A nested list item, and a change on the next line.
+    old = "- a\n- b\n"
+    carried = carry_edit(old, "  - a\n- c\n", "- a\n- b\n")
+    assert carried == "  - a\n- c\n"
