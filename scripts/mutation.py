@@ -918,6 +918,13 @@ EQUIVALENT: dict[str, str] = {
         "with extra but no file indentation, or the reverse, no conversion that follows "
         "applies: extra comes back either way"
     ),
+    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_13": (
+        "same_size=None is falsy, the same as False"
+    ),
+    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_17": (
+        "only tokens kept from the search are looked up, and none of them is in a requested "
+        "change: pairing the tokens a request swaps one for one changes no lookup"
+    ),
     # editengine.engine._edit_equivalence: to here
     # editengine.engine._core: from here
     # editengine.engine._core: to here
