@@ -492,6 +492,8 @@ def test_a_search_quoting_one_misquoted_line_of_old_string_takes_the_change_on_t
 
 def test_the_search_s_first_line_moves_in_as_new_string_moves_it():
     # A nested list item, and a change on the next line.
-    old = "- a\n- b\n"
-    carried = carry_edit(old, "  - a\n- c\n", "- a\n- b\n")
-    assert carried == "  - a\n- c\n"
+    assert carry_edit("- a\n- b\n", "  - a\n- c\n", "- a\n- b\n") == "  - a\n- c\n"
+    # A line that begins with a capital X is moved the same way.
+    assert carry_edit("X = 1\ny = 2\n", "  X = 1\ny = 3\n", "X = 1\ny = 2\n") == (
+        "  X = 1\ny = 3\n"
+    )
