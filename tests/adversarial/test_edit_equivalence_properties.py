@@ -497,3 +497,10 @@ def test_the_search_s_first_line_moves_in_as_new_string_moves_it():
     assert carry_edit("X = 1\ny = 2\n", "  X = 1\ny = 3\n", "X = 1\ny = 2\n") == (
         "  X = 1\ny = 3\n"
     )
+
+
+def test_lines_new_string_moves_out_of_a_block_move_out_by_the_file_s_tab():
+    old = "def f():\n    if a:\n        x = 1\n        y = 2\n"
+    new = "def f():\n    x = 1\n    y = 2\n"
+    carried = carry_edit(old, new, "def f():\n\tif a:\n\t\tx = 1\n\t\ty = 2\n")
+    assert carried == "def f():\n\tx = 1\n\ty = 2\n"
