@@ -925,6 +925,25 @@ EQUIVALENT: dict[str, str] = {
         "only tokens kept from the search are looked up, and none of them is in a requested "
         "change: pairing the tokens a request swaps one for one changes no lookup"
     ),
+    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_54": (
+        "the first character of a kept line is a token's first character (every other "
+        "character is a token), so bisect finds that very token: the branch is never taken"
+    ),
+    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_55": (
+        "the first character of a kept line is a token's first character (every other "
+        "character is a token), so bisect finds that very token: the branch is never taken"
+    ),
+    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_57": (
+        "the first character of a kept line is a token's first character (every other "
+        "character is a token), so bisect finds that very token: the branch is never taken"
+    ),
+    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_62": (
+        "the map's keys are token indices: get(None) is None, as the else gives"
+    ),
+    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_65": (
+        "a token kept from the search pairs with an old_string token outside every "
+        "requested change, which new_string keeps: new_index is None only with old_index"
+    ),
     # editengine.engine._edit_equivalence: to here
     # editengine.engine._core: from here
     # editengine.engine._core: to here
