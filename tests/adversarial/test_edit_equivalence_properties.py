@@ -504,3 +504,26 @@ def test_lines_new_string_moves_out_of_a_block_move_out_by_the_file_s_tab():
     new = "def f():\n    x = 1\n    y = 2\n"
     carried = carry_edit(old, new, "def f():\n\tif a:\n\t\tx = 1\n\t\ty = 2\n")
     assert carried == "def f():\n\tx = 1\n\ty = 2\n"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "search", "carried"),
+    [
+        # Only new_string shows the agent's two-space step (old_string is one flat line).
+        (
+            "    x = 1\n    y = 2\n",
+            "    if b:\n      x = 1\n      y = 2\n",
+            "\tx = 1\n\ty = 2\n",
+            "\tif b:\n\t\tx = 1\n\t\ty = 2\n",
+        ),
+        # Only old_string shows it (new_string is one flat block).
+        (
+            "  if a:\n    x = 1\n    y = 2\n",
+            "  x = 1\n  y = 2\n",
+            "\tif a:\n\t\tx = 1\n\t\ty = 2\n",
+            "\tx = 1\n\ty = 2\n",
+        ),
+    ],
+)
+def test_the_agent_s_indentation_step_is_read_from_both_of_its_texts(old, new, search, carried):
+    assert carry_edit(old, new, search) == carried
