@@ -1287,6 +1287,120 @@ EQUIVALENT: dict[str, str] = {
     ),
     # editengine.engine._patching: to here
     # editengine.engine._edit_equivalence: from here
+    "editengine.engine._edit_equivalence.x_same_hunks__mutmut_72": (
+        "mapped=None is falsy, the same as False"
+    ),
+    "editengine.engine._edit_equivalence.x_same_hunks__mutmut_39": (
+        "a side that ends at 0 stands at the start of both texts: the one token it then reads "
+        "is one the side after the change (or the change itself) already compares"
+    ),
+    "editengine.engine._edit_equivalence.x_renames_by_fixer__mutmut_1": (
+        "the default is never used: its one caller, replacement_to_write, always passes file_text"
+    ),
+    "editengine.engine._edit_equivalence.x_replacement_to_write__mutmut_1": (
+        "the default is never used: its one caller, the guard, always passes file_text"
+    ),
+    "editengine.engine._edit_equivalence.x_replacement_to_write__mutmut_70": (
+        "a second carry with the fixer's renames cannot fail where the first did not: the "
+        "renames (of names the search lacks) change only the inserted names, and can only "
+        "shrink the text counted as unquoted"
+    ),
+    "editengine.engine._edit_equivalence.x__letters__mutmut_9": (
+        "the separator stands between every two letters, so two joined spellings are equal "
+        "exactly when their letters are"
+    ),
+    "editengine.engine._edit_equivalence.x__without_context__mutmut_28": (
+        "the windows it then scores never beat the best: an empty one scores 0, the whole "
+        "search scores best_score itself, and only a higher score is taken"
+    ),
+    "editengine.engine._edit_equivalence.x__without_context__mutmut_29": (
+        "an empty window (end == start) scores 0, never above the whole search's score"
+    ),
+    "editengine.engine._edit_equivalence.x__code__mutmut_4": (
+        "the codes are only compared with one another: any one-to-one coding of the tokens "
+        "aligns the same"
+    ),
+    "editengine.engine._edit_equivalence.x__code__mutmut_5": (
+        "the codes are only compared with one another: any one-to-one coding of the tokens "
+        "aligns the same"
+    ),
+    "editengine.engine._edit_equivalence.x__code__mutmut_7": (
+        "the codes are only compared with one another: any one-to-one coding of the tokens "
+        "aligns the same"
+    ),
+    "editengine.engine._edit_equivalence.x__code__mutmut_8": (
+        "the codes are only compared with one another: any one-to-one coding of the tokens "
+        "aligns the same"
+    ),
+    "editengine.engine._edit_equivalence.x__code__mutmut_9": (
+        "the codes are only compared with one another: any one-to-one coding of the tokens "
+        "aligns the same"
+    ),
+    "editengine.engine._edit_equivalence.x__code__mutmut_10": (
+        "the codes are only compared with one another: any one-to-one coding of the tokens "
+        "aligns the same"
+    ),
+    "editengine.engine._edit_equivalence.x__code__mutmut_12": (
+        "the codes are only compared with one another: any one-to-one coding of the tokens "
+        "aligns the same"
+    ),
+    "editengine.engine._edit_equivalence.x__code__mutmut_13": (
+        "the codes are only compared with one another: any one-to-one coding of the tokens "
+        "aligns the same (its two ranges meet only past 900,000 tokens)"
+    ),
+    "editengine.engine._edit_equivalence.x__code__mutmut_14": (
+        "the codes are only compared with one another: any one-to-one coding of the tokens "
+        "aligns the same"
+    ),
+    "editengine.engine._edit_equivalence.x__code__mutmut_15": (
+        "the codes are only compared with one another: any one-to-one coding of the tokens "
+        "aligns the same"
+    ),
+    "editengine.engine._edit_equivalence.x__touches__mutmut_2": (
+        "with start == end, src_start < end and src_end > start is src_start < start < "
+        "src_end, the line it replaces"
+    ),
+    "editengine.engine._edit_equivalence.x__line_head__mutmut_5": (
+        "str.rfind takes None for a start of 0"
+    ),
+    "editengine.engine._edit_equivalence.x__line_head__mutmut_19": (
+        "the text before a line's first token holds only whitespace (any other character is "
+        "a token): no X to strip"
+    ),
+    "editengine.engine._edit_equivalence.x__in_file_unit__mutmut_1": (
+        "the checks that follow convert only between a tab-only and a space-only indentation: "
+        "with no file indentation, or the same characters, they return extra as well"
+    ),
+    "editengine.engine._edit_equivalence.x__in_file_unit__mutmut_2": (
+        "with extra but no file indentation, or the reverse, no conversion that follows "
+        "applies: extra comes back either way"
+    ),
+    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_13": (
+        "same_size=None is falsy, the same as False"
+    ),
+    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_17": (
+        "only tokens kept from the search are looked up, and none of them is in a requested "
+        "change: pairing the tokens a request swaps one for one changes no lookup"
+    ),
+    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_54": (
+        "the first character of a kept line is a token's first character (every other "
+        "character is a token), so bisect finds that very token: the branch is never taken"
+    ),
+    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_55": (
+        "the first character of a kept line is a token's first character (every other "
+        "character is a token), so bisect finds that very token: the branch is never taken"
+    ),
+    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_57": (
+        "the first character of a kept line is a token's first character (every other "
+        "character is a token), so bisect finds that very token: the branch is never taken"
+    ),
+    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_62": (
+        "the map's keys are token indices: get(None) is None, as the else gives"
+    ),
+    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_65": (
+        "a token kept from the search pairs with an old_string token outside every "
+        "requested change, which new_string keeps: new_index is None only with old_index"
+    ),
     # editengine.engine._edit_equivalence: to here
     # editengine.engine._core: from here
     # editengine.engine._core: to here

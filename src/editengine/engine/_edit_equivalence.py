@@ -373,6 +373,7 @@ def _spliced(
         starts_line=cluster.new_start == 0 and not cut_start,
         ends_before_token=cluster.new_end < len(n.words) and not cut_end,
         step=_indent_step(o.text, n.text),
+        unit=_indent_unit(s.text),
     )
     return region_start, region_end, inserted
 
@@ -773,6 +774,16 @@ def _indent_at(text: str, position: int) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
+def _indent_unit(text: str) -> str:
+    """The indentation of the first indented line of ``text`` ("" when none is): what the
+    file indents with, for a change that starts on a line at column 0."""
+    for line in text.split("\n"):
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        if indent and line.strip():
+            return indent
+    return ""
+
+
 def _reindented(
     inserted: str,
     quoted_indent: str,
@@ -781,15 +792,17 @@ def _reindented(
     starts_line: bool,
     ends_before_token: bool,
     step: int = 4,
+    unit: str = "",
 ) -> str:
     """Lines begun inside ``inserted`` moved from old_string's indentation to the file's.
 
     ``starts_line``: ``inserted`` begins at new_string's start, so its first line's indent is
     in it too. ``ends_before_token``: its last line is the indent of a token that follows
-    (else it is new_string's trailing space, kept as it is).
+    (else it is new_string's trailing space, kept as it is). ``unit``: what the file indents
+    with where ``file_indent`` is empty (a change on a line at column 0), so that a level
+    the request adds in spaces is a tab in a tab-indented file even there.
     """
-    if quoted_indent == file_indent:
-        return inserted
+    same_depth = quoted_indent == file_indent
     lines = inserted.split("\n")
     out: list[str] = []
     for number, line in enumerate(lines):
@@ -801,8 +814,11 @@ def _reindented(
         last = number == len(lines) - 1
         if stripped or (last and ends_before_token):
             if not indent.startswith(quoted_indent):
+                if same_depth:  # nothing to move: the line stays as new_string has it
+                    out.append(line)
+                    continue
                 raise CannotCarry("new_string is indented less than old_string's first line")
-            extra = _in_file_unit(indent[len(quoted_indent) :], file_indent, step)
+            extra = _in_file_unit(indent[len(quoted_indent) :], file_indent or unit, step)
             out.append(file_indent + extra + stripped)
         else:
             out.append(line)  # a blank line, or the trailing space after the last token
