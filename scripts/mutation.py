@@ -1215,7 +1215,7 @@ EQUIVALENT: dict[str, str] = {
     "editengine.engine._patching.x_apply_patch__mutmut_1": (
         "EditEngine.apply_patch always passes dry_run: this default is never used"
     ),
-    "editengine.engine._patching.x_apply_patch__mutmut_138": (
+    "editengine.engine._patching.x_apply_patch__mutmut_140": (
         "dry_run=None is falsy, the same as False"
     ),
     "editengine.engine._patching.x__resolve__mutmut_11": (
@@ -1281,7 +1281,7 @@ EQUIVALENT: dict[str, str] = {
         "an error in a rollback is suppressed (the patch's own failure is raised): the "
         "display that would word it is never shown"
     ),
-    "editengine.engine._patching.x__telemetry_failure__mutmut_15": (
+    "editengine.engine._patching.x__telemetry_failure__mutmut_23": (
         "a PatchFailed always carries a patch line (its hunk's or its operation's, never 0): "
         "the fallback after or is never used"
     ),
