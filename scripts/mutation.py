@@ -1591,7 +1591,7 @@ def _narrowed(pyproject: str, module: str) -> str:
         'source_paths = ["src"]',
         f"only_mutate = [{json.dumps(f'{PACKAGE}/{module}')}]",
         f"pytest_add_cli_args_test_selection = [{tests}]",
-        'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
+        'pytest_add_cli_args = ["-p", "no:cacheprovider", "--hypothesis-profile=mutation"]',
         "use_git_change_detection = false",
         f"also_copy = [{', '.join(json.dumps(d) for d in _DATA)}]",
     ]

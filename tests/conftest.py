@@ -16,8 +16,19 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import Phase, settings
 
 from editengine.providers import AnthropicProvider, OpenAIProvider
+
+# Mutation runs (scripts/mutation.py) ask for this profile: there only whether a property
+# fails matters, so a failing example is not shrunk (shrinking can take minutes), and a
+# fixed seed gives a mutant the same verdict on every run.
+settings.register_profile(
+    "mutation",
+    derandomize=True,
+    database=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
 
 
 @dataclass(frozen=True)
