@@ -260,7 +260,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_callbacks.py",
         "tests/engine/test_confirm_and_hooks.py",
         "tests/engine/test_edit_files.py",
-        "tests/engine/test_engine_lifetime.py",
+        "tests/engine/test_engine_core.py",
         "tests/engine/test_errors_leave_files_intact.py",
         "tests/engine/test_file_layer_contracts.py",
         "tests/engine/test_fixer_judgement.py",

@@ -1,4 +1,5 @@
-"""What closing an engine does: the fixer's resources released, the engine still usable."""
+"""The engine pipeline's own contracts: closing, each refusal word for word, the retries and the
+checks between the match and the write."""
 
 from __future__ import annotations
 
