@@ -4,6 +4,16 @@ checks between the match and the write."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
+
+import pytest
+
+from editengine._edits import ConfirmRequest, Decision
+from editengine._errors import BadRequest, EditRejected, FileNotFound, StaleFile
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 class _ClosableFixer:
@@ -55,3 +65,249 @@ def test_an_async_close_falls_back_to_the_fixer_s_close(make_engine):
 
     asyncio.run(use())
     assert fixer.closed == ["close"]
+
+
+# ---------------------------------------------------------------- refusals, word for word
+
+
+def test_a_rejection_names_the_file_and_the_reason_given(make_engine, write):
+    write("c.py", "x = 1\n")
+    engine = make_engine(confirm=lambda request: Decision.reject("not now"))
+    with pytest.raises(EditRejected) as caught:
+        engine.edit("c.py", "x = 1", "x = 2")
+    assert caught.value.message == "The edit of c.py was rejected (not now); nothing was written."
+    assert caught.value.hint == "Ask the user what to change, or propose a different edit."
+
+
+def test_a_rejection_without_a_reason_says_so_without_brackets(make_engine, write):
+    write("c.py", "x = 1\n")
+    with pytest.raises(EditRejected) as caught:
+        make_engine(confirm=lambda request: False).edit("c.py", "x = 1", "x = 2")
+    assert caught.value.message == "The edit of c.py was rejected; nothing was written."
+
+
+def test_a_file_changed_while_awaiting_approval_is_stale_word_for_word(make_engine, write):
+    path = write("f.py", "x = 1\n")
+
+    def approve(request) -> bool:
+        path.write_text("x = 1\n# changed\n")
+        return True
+
+    with pytest.raises(StaleFile) as caught:
+        make_engine(confirm=approve).edit("f.py", "x = 1", "x = 2")
+    assert caught.value.message == (
+        "f.py changed on disk while the edit waited for approval; nothing was written."
+    )
+    assert caught.value.path == "f.py"
+    assert caught.value.hint == (
+        "Read the file again and redo the edit against its current content."
+    )
+
+
+def test_a_lone_surrogate_is_refused_word_for_word_also_in_a_dry_run(engine, write):
+    path = write("s.txt", "abc\n")
+    for dry_run in (False, True):
+        with pytest.raises(BadRequest) as caught:
+            engine.edit("s.txt", "abc", "a\ud800c", dry_run=dry_run)
+        assert caught.value.message == (
+            "new_string contains characters that cannot be written as UTF-8 "
+            "(surrogates not allowed at position 1); nothing was written."
+        )
+        assert caught.value.hint == (
+            "Remove lone surrogate escapes (such as \\ud800) from new_string."
+        )
+    assert path.read_bytes() == b"abc\n"
+
+
+def test_a_missing_file_without_a_likely_name_hints_at_creating_it(engine):
+    with pytest.raises(FileNotFound) as caught:
+        engine.edit("nowhere.py", "a", "b")
+    assert caught.value.message == "nowhere.py does not exist in the workspace."
+    assert caught.value.path == "nowhere.py"
+    assert caught.value.suggestions == ()
+    assert caught.value.hint == "Check the path, or use an empty old_string to create the file."
+
+
+def test_a_missing_file_with_likely_names_asks_did_you_mean(engine, write):
+    write("src/app.py", "a\n")
+    with pytest.raises(FileNotFound) as caught:
+        engine.edit("app.py", "a", "b")
+    assert caught.value.suggestions == ("src/app.py",)
+    assert caught.value.hint == "Did you mean: src/app.py?"
+
+
+def test_read_file_of_a_missing_file_is_the_same_refusal(engine):
+    with pytest.raises(FileNotFound) as caught:
+        engine.read_file("gone.txt")
+    assert caught.value.message == "gone.txt does not exist in the workspace."
+
+
+def test_an_expected_hash_that_differs_names_both_hashes(engine, write):
+    path = write("f.txt", "a\n")
+    wrong = sha(b"other")
+    with pytest.raises(StaleFile) as caught:
+        engine.edit("f.txt", "a", "b", expected_hash=wrong)
+    assert caught.value.message == (
+        f"f.txt has hash {sha(b'a' + chr(10).encode())}, not the expected {wrong}; "
+        "nothing was written."
+    )
+    assert caught.value.path == "f.txt"
+    assert caught.value.hint == (
+        "The file changed since you read it: read it again and redo the edit."
+    )
+    assert path.read_text() == "a\n"
+
+
+def test_an_expected_hash_of_a_missing_file_says_it_does_not_exist(engine, workspace):
+    wrong = sha(b"x")
+    with pytest.raises(StaleFile) as caught:
+        engine.edit("new.txt", "", "x", expected_hash=wrong)
+    assert caught.value.message == (
+        f"new.txt does not exist, not the expected {wrong}; nothing was written."
+    )
+
+
+def test_an_expected_hash_in_capitals_is_the_same_hash(engine, write):
+    path = write("f.txt", "a\n")
+    engine.edit("f.txt", "a", "b", expected_hash=sha(b"a\n").upper())
+    assert path.read_text() == "b\n"
+
+
+# ---------------------------------------------------------------- approval
+
+
+def test_the_approval_request_marks_a_new_file_as_created(make_engine, workspace):
+    seen: list[ConfirmRequest] = []
+
+    def confirm(request: ConfirmRequest) -> bool:
+        seen.append(request)
+        return True
+
+    make_engine(confirm=confirm).edit("new.txt", "", "hello\n")
+    (request,) = seen
+    assert request.created
+    assert (request.old_text, request.new_text) == ("", "hello\n")
+    assert (workspace / "new.txt").read_text() == "hello\n"
+
+
+def test_an_existing_file_s_approval_request_is_no_creation(make_engine, write):
+    write("a.txt", "x\n")
+    seen: list[ConfirmRequest] = []
+    make_engine(confirm=lambda request: seen.append(request) or True).edit("a.txt", "x", "y")
+    assert not seen[0].created
+
+
+def test_a_user_s_rewrite_back_to_the_file_s_text_is_no_change(make_engine, write):
+    path = write("a.txt", "x\n")
+    engine = make_engine(confirm=lambda request: Decision.modify("x\n"))
+    result = engine.edit("a.txt", "x", "y")
+    assert result.no_change
+    assert result.modified_by_user
+    assert result.replacements == 0
+    assert path.read_text() == "x\n"
+    assert engine.journal_entries("a.txt") == []
+
+
+def test_a_user_s_rewrite_is_written_with_its_own_diff(make_engine, write):
+    path = write("a.txt", "x\n")
+    engine = make_engine(confirm=lambda request: Decision.modify("z\n"))
+    result = engine.edit("a.txt", "x", "y")
+    assert not result.no_change
+    assert result.modified_by_user
+    assert "-x\n+z\n" in result.diff
+    assert result.new_text == "z\n"
+    assert path.read_text() == "z\n"
+
+
+def test_no_approval_is_asked_for_a_dry_run_or_an_edit_that_changes_nothing(make_engine, write):
+    path = write("a.txt", "x\n")
+    asked: list[ConfirmRequest] = []
+    engine = make_engine(confirm=lambda request: asked.append(request) or True)
+    assert engine.edit("a.txt", "x", "y", dry_run=True).dry_run
+    assert engine.edit("a.txt", "x", "x").no_change
+    assert asked == []
+    assert path.read_text() == "x\n"
+
+
+# ---------------------------------------------------------------- several edits at once
+
+
+def test_several_edits_that_undo_each_other_leave_the_file_as_it_was(engine, write):
+    path = write("a.txt", "x = 1\n")
+    result = engine.multi_edit(
+        "a.txt",
+        [
+            {"old_string": "x = 1", "new_string": "x = 2"},
+            {"old_string": "x = 2", "new_string": "x = 1"},
+        ],
+    )
+    assert result.no_change
+    assert result.replacements == 0
+    assert result.strategy == "exact"
+    assert path.read_text() == "x = 1\n"
+
+
+def test_several_edits_name_each_strategy_once_in_order_and_count_every_replacement(engine, write):
+    path = write("a.py", "def f():\n    a = 1\n    b = 2\nc = 3\nd = 4\n")
+    result = engine.multi_edit(
+        "a.py",
+        [
+            {"old_string": "c = 3", "new_string": "c = 30"},
+            {"old_string": "a = 1\nb = 2", "new_string": "a = 10\nb = 20"},
+            {"old_string": "d = 4", "new_string": "d = 40"},
+        ],
+    )
+    assert result.replacements == 3
+    assert result.strategy.split("+")[0] == "exact"
+    assert len(result.strategy.split("+")) == 2
+    assert result.strategy.split("+")[1] != "exact"
+    assert path.read_text() == "def f():\n    a = 10\n    b = 20\nc = 30\nd = 40\n"
+
+
+# ---------------------------------------------------------------- the engine's other doors
+
+
+def test_undo_and_redo_take_back_the_newest_writes_of_the_path_or_the_workspace(engine, write):
+    a = write("a.txt", "1\n")
+    b = write("b.txt", "1\n")
+    engine.edit("a.txt", "1", "2")
+    engine.edit("a.txt", "2", "3")
+    engine.edit("b.txt", "1", "2")
+    assert [entry.operation for entry in engine.journal_entries("a.txt")] == ["edit", "edit"]
+    assert len(engine.journal_entries()) == 3
+
+    undone = engine.undo("a.txt", steps=2)
+    assert undone.operation == "undo"
+    assert undone.files == ("a.txt",)
+    assert (a.read_text(), b.read_text()) == ("1\n", "2\n")
+
+    redone = engine.redo("a.txt")
+    assert redone.operation == "redo"
+    assert len(redone.restored) == 1
+    assert a.read_text() == "2\n"
+
+    assert engine.undo().files == ("a.txt",)  # the newest write anywhere: the redo
+    assert a.read_text() == "1\n"
+
+
+def test_apply_patch_writes_every_file_or_previews_with_a_dry_run(engine, write):
+    a = write("a.txt", "x = 1\n")
+    patch = "a.txt\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
+    preview = engine.apply_patch(patch, format="search_replace", dry_run=True)
+    assert preview.dry_run
+    assert a.read_text() == "x = 1\n"
+    done = engine.apply_patch(patch, format="search_replace", instruction="bump x")
+    assert not done.dry_run
+    assert done.format == "search_replace"
+    assert a.read_text() == "x = 2\n"
+
+
+def test_aapply_patch_hands_every_argument_on(engine, write):
+    a = write("a.txt", "x = 1\n")
+    patch = "a.txt\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
+    preview = asyncio.run(engine.aapply_patch(patch, format="search_replace", dry_run=True))
+    assert preview.dry_run
+    assert preview.format == "search_replace"
+    assert a.read_text() == "x = 1\n"
+    asyncio.run(engine.aapply_patch(patch))
+    assert a.read_text() == "x = 2\n"
