@@ -5,11 +5,22 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
 
 import pytest
 
 from editengine._edits import ConfirmRequest, Decision
-from editengine._errors import BadRequest, EditRejected, FileNotFound, StaleFile
+from editengine._errors import (
+    BadRequest,
+    EditError,
+    EditRejected,
+    FileNotFound,
+    StaleFile,
+)
+from editengine.engine import _fixing as fixing
+from editengine.files import WorkspaceDir
+from editengine.files._anchored import AnchoredDir
+from editengine.fixer._protocol import Correction
 
 
 def sha(data: bytes) -> str:
@@ -311,3 +322,194 @@ def test_aapply_patch_hands_every_argument_on(engine, write):
     assert a.read_text() == "x = 1\n"
     asyncio.run(engine.aapply_patch(patch))
     assert a.read_text() == "x = 2\n"
+
+
+# ---------------------------------------------------------------- the last checks before a write
+
+
+def _before_the_write(monkeypatch, meddle) -> None:
+    """Run ``meddle`` once the lock is held and the file read again, right before the write."""
+    real = AnchoredDir.write
+
+    def write(self, *args, **kwargs):
+        meddle()
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(AnchoredDir, "write", write)
+
+
+def test_a_program_that_ignores_the_lock_and_writes_first_is_not_clobbered(
+    engine, write, monkeypatch, tree, workspace
+):
+    path = write("f.txt", "a\n")
+    _before_the_write(monkeypatch, lambda: path.write_text("theirs\n"))
+    with pytest.raises(StaleFile) as caught:
+        engine.edit("f.txt", "a", "b")
+    assert caught.value.message == (
+        "f.txt was changed by another program during the edit; nothing was written."
+    )
+    assert caught.value.path == "f.txt"
+    assert caught.value.hint == "Read the file again and redo the edit."
+    assert path.read_text() == "theirs\n"
+    assert tree(workspace) == ["f.txt"]
+
+
+def test_a_file_larger_than_the_limit_written_meanwhile_is_refused_not_replaced(
+    make_engine, write, monkeypatch
+):
+    path = write("f.txt", "a\n")
+    engine = make_engine(max_file_bytes=16)
+    _before_the_write(monkeypatch, lambda: path.write_text("x" * 17))
+    with pytest.raises(EditError):
+        engine.edit("f.txt", "a", "b")
+    assert path.read_text() == "x" * 17
+
+
+def test_a_folder_moved_away_before_the_write_is_named_and_nothing_is_written(
+    engine, write, monkeypatch, workspace
+):
+    write("sub/f.txt", "a\n")
+    real = WorkspaceDir.directory
+
+    def directory(self, *args, **kwargs):
+        if "create" in kwargs:  # the write's walk, not a read's
+            os.rename(workspace / "sub", workspace / "gone")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(WorkspaceDir, "directory", directory)
+    with pytest.raises(StaleFile) as caught:
+        engine.edit("sub/f.txt", "a", "b")
+    assert caught.value.message == (
+        "The folder of sub/f.txt was moved or deleted during the edit; nothing was written."
+    )
+    assert caught.value.path == "sub/f.txt"
+    assert caught.value.hint == "Check the folder layout, read the file again and redo the edit."
+    assert (workspace / "gone" / "f.txt").read_text() == "a\n"
+    assert not (workspace / "sub").exists()
+
+
+def test_a_created_file_whose_write_fails_leaves_no_folder_behind(
+    engine, monkeypatch, workspace, tree
+):
+    def fail(self, *args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(AnchoredDir, "write", fail)
+    with pytest.raises(OSError):
+        engine.edit("deep/er/new.txt", "", "x\n")
+    assert tree(workspace) == []
+
+
+# -------------------------------------------------------- a correction, the file meanwhile
+
+SOURCE = "def greet(name):\n    return 'hello ' + name\n"
+WRONG_OLD = "def greeting(person_name):\n    return 'hello ' + person_name\n"
+NEW = "def greeting(person_name):\n    return 'hi ' + person_name\n"
+FIXED = "def greet(name):\n    return 'hi ' + name\n"
+LANDED_NOTE = (
+    "An identical edit (sent at the same time, or just before) already applied this change "
+    "through the LLM fixer; the file holds exactly its result, so nothing was written."
+)
+
+
+def _correction(search: str = "    return 'hello ' + name") -> Correction:
+    return Correction(
+        search=search,
+        replace="    return 'hi ' + name",
+        explanation="the function is called greet",
+        provider="fake",
+        model="fake-1",
+    )
+
+
+def _while_the_correction_is_judged(monkeypatch, meddle) -> None:
+    """Run ``meddle`` once, after the fixer answered and the file was read again, while the
+    correction is checked (before the lock is taken for the write)."""
+    real = fixing.judge_correction
+    pending = [meddle]
+
+    def judge(*args, **kwargs):
+        if pending:
+            pending.pop()()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fixing, "judge_correction", judge)
+
+
+def test_a_file_changed_while_the_correction_was_checked_is_stale(
+    make_engine, write, fake_fixer, monkeypatch
+):
+    path = write("g.py", SOURCE)
+    theirs = SOURCE + "# theirs\n"
+    _while_the_correction_is_judged(monkeypatch, lambda: path.write_text(theirs))
+    engine = make_engine(fixer=fake_fixer(_correction()))
+    with pytest.raises(StaleFile) as caught:
+        engine.edit("g.py", WRONG_OLD, NEW)
+    assert caught.value.message == (
+        "g.py changed on disk while the correction was checked; nothing was written."
+    )
+    assert caught.value.path == "g.py"
+    assert caught.value.hint == (
+        "Read the file again and redo the edit against its current content."
+    )
+    assert path.read_text() == theirs
+    assert engine.journal_entries("g.py") == []
+
+
+def test_an_identical_edit_written_while_the_correction_was_checked_makes_this_one_no_change(
+    make_engine, write, fake_fixer, monkeypatch
+):
+    path = write("g.py", SOURCE)
+    other = make_engine(fixer=fake_fixer(_correction()))
+    _while_the_correction_is_judged(monkeypatch, lambda: other.edit("g.py", WRONG_OLD, NEW))
+    engine = make_engine(fixer=fake_fixer(_correction()))
+
+    result = engine.edit("g.py", WRONG_OLD, NEW)
+
+    assert path.read_text() == FIXED
+    assert result.no_change
+    assert result.corrected_by_fixer
+    assert result.fixer_explanation == "the function is called greet"
+    assert result.hash_after == result.hash_before == sha(FIXED.encode())
+    assert result.notes[-1] == LANDED_NOTE
+    assert len(engine.journal_entries("g.py")) == 1  # the other edit's write only
+
+
+def test_a_refused_correction_is_still_a_success_when_an_identical_edit_landed_meanwhile(
+    make_engine, write, fake_fixer, monkeypatch
+):
+    path = write("g.py", SOURCE)
+    other = make_engine(fixer=fake_fixer(_correction()))
+    _while_the_correction_is_judged(monkeypatch, lambda: other.edit("g.py", WRONG_OLD, NEW))
+    # This request's own answer quotes nothing in the file: refused on its own.
+    engine = make_engine(fixer=fake_fixer(_correction(search="    return 'bye'")))
+
+    result = engine.edit("g.py", WRONG_OLD, NEW)
+
+    assert path.read_text() == FIXED
+    assert result.no_change
+    assert result.corrected_by_fixer
+    assert result.hash_after == sha(FIXED.encode())
+    assert result.notes[-1] == LANDED_NOTE
+
+
+def test_a_refused_correction_with_nothing_landed_is_refused(make_engine, write, fake_fixer):
+    path = write("g.py", SOURCE)
+    engine = make_engine(fixer=fake_fixer(_correction(search="    return 'bye'")))
+    with pytest.raises(EditError):
+        engine.edit("g.py", WRONG_OLD, NEW)
+    assert path.read_text() == SOURCE
+
+
+def test_a_corrected_write_is_recorded_for_identical_requests_that_follow(
+    make_engine, write, fake_fixer
+):
+    path = write("g.py", SOURCE)
+    make_engine(fixer=fake_fixer(_correction())).edit("g.py", WRONG_OLD, NEW)
+    # The same request again finds its change made: no model call, no write.
+    again = fake_fixer()
+    result = make_engine(fixer=again).edit("g.py", WRONG_OLD, NEW)
+    assert again.requests == []
+    assert result.no_change
+    assert result.notes[-1] == LANDED_NOTE
+    assert path.read_text() == FIXED
