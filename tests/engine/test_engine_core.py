@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import threading
+import time
 
 import pytest
 
@@ -17,10 +19,12 @@ from editengine._errors import (
     FileNotFound,
     StaleFile,
 )
+from editengine.engine import _core as core
 from editengine.engine import _fixing as fixing
 from editengine.files import WorkspaceDir
 from editengine.files._anchored import AnchoredDir
 from editengine.fixer._protocol import Correction
+from editengine.telemetry import MemorySink, Telemetry
 
 
 def sha(data: bytes) -> str:
@@ -513,3 +517,143 @@ def test_a_corrected_write_is_recorded_for_identical_requests_that_follow(
     assert result.no_change
     assert result.notes[-1] == LANDED_NOTE
     assert path.read_text() == FIXED
+
+
+# ---------------------------------------------------------------- what each entry point hands on
+
+
+def test_aedit_hands_on_replace_all(engine, write):
+    path = write("a.txt", "x\nx\n")
+    result = asyncio.run(engine.aedit("a.txt", "x", "y", replace_all=True))
+    assert result.replacements == 2
+    assert path.read_text() == "y\ny\n"
+
+
+def test_aedit_replaces_one_place_only_by_default(engine, write):
+    path = write("a.txt", "x\nx\n")
+    with pytest.raises(EditError) as caught:
+        asyncio.run(engine.aedit("a.txt", "x", "y"))
+    assert caught.value.code == "ambiguous"
+    assert path.read_text() == "x\nx\n"
+
+
+def test_aedit_hands_on_expected_replacements(engine, write):
+    path = write("a.txt", "x\nx\n")
+    result = asyncio.run(engine.aedit("a.txt", "x", "y", expected_replacements=2))
+    assert result.replacements == 2
+    assert path.read_text() == "y\ny\n"
+
+
+def test_every_entry_point_hands_on_expected_hash(engine, write):
+    path = write("a.txt", "x\n")
+    wrong = sha(b"other")
+    edits = [{"old_string": "x", "new_string": "y"}]
+    calls = [
+        lambda: asyncio.run(engine.aedit("a.txt", "x", "y", expected_hash=wrong)),
+        lambda: engine.multi_edit("a.txt", edits, expected_hash=wrong),
+        lambda: asyncio.run(engine.amulti_edit("a.txt", edits, expected_hash=wrong)),
+    ]
+    for call in calls:
+        with pytest.raises(StaleFile, match="not the expected"):
+            call()
+    assert path.read_text() == "x\n"
+
+
+def test_every_entry_point_hands_on_the_instruction(make_engine, write, observer):
+    write("a.txt", "x\n")
+    engine = make_engine(telemetry=observer)
+    edits = [{"old_string": "x", "new_string": "x"}]
+    asyncio.run(engine.aedit("a.txt", "x", "x", instruction="keep"))
+    engine.multi_edit("a.txt", edits, instruction="keep")
+    asyncio.run(engine.amulti_edit("a.txt", edits, instruction="keep"))
+    finished = [state for kind, state in observer.events if kind == "finished"]
+    assert [state.instruction_given for state in finished] == [True, True, True]
+
+
+def test_aedit_hands_its_instruction_to_the_fixer(make_engine, write, fake_fixer):
+    write("g.py", SOURCE)
+    fixer = fake_fixer(_correction())
+    asyncio.run(make_engine(fixer=fixer).aedit("g.py", WRONG_OLD, NEW, instruction="say hi"))
+    assert fixer.requests[0].instruction == "say hi"
+
+
+# ---------------------------------------------------------------- what async callers observe
+
+
+class _Sink:
+    """A sink served by the telemetry's worker thread (not immediate)."""
+
+    immediate = False
+
+    def __init__(self) -> None:
+        self.events: list[object] = []
+        self.release = threading.Event()
+        self.blocking = False
+
+    def emit(self, event) -> None:
+        if self.blocking:
+            self.release.wait(30)
+        self.events.append(event)
+
+    def close(self) -> None:
+        pass
+
+
+def test_an_async_edit_tells_a_telemetry_observer_both_events(make_engine, write):
+    write("a.txt", "x\n")
+    memory = MemorySink()
+    engine = make_engine(telemetry=Telemetry(sinks=[memory]))
+    asyncio.run(engine.aedit("a.txt", "x", "y"))
+    assert [event.event for event in memory.named("edit.started")] == ["edit.started"]
+    (finished,) = memory.named("edit.finished")
+    assert finished.outcome == "success"
+
+
+def test_an_async_edit_tells_any_observer_started_and_finished_with_its_figures(
+    make_engine, write, observer
+):
+    write("a.txt", "x\n")
+
+    def slow_approval(request) -> bool:
+        time.sleep(0.05)
+        return True
+
+    engine = make_engine(telemetry=observer, confirm=slow_approval)
+    asyncio.run(engine.aedit("a.txt", "x", "y"))
+    assert [snapshot[0] for snapshot in observer.snapshots] == ["started", "finished"]
+    state = observer.events[-1][1]
+    assert state.outcome == "success"
+    assert state.duration_ms >= 50
+
+
+def test_an_async_edit_that_fails_records_its_error(make_engine, write, observer):
+    write("a.txt", "x\n")
+    engine = make_engine(telemetry=observer)
+    with pytest.raises(EditError):
+        asyncio.run(engine.aedit("a.txt", "nothing like it", "y"))
+    state = observer.events[-1][1]
+    assert state.outcome != "success"
+    assert state.error_code == "no_match"
+
+
+def test_closing_hands_recorded_events_to_their_sinks(make_engine, write):
+    write("a.txt", "x\n")
+    sink = _Sink()
+    engine = make_engine(telemetry=Telemetry(sinks=[sink]))
+    engine.edit("a.txt", "x", "y")
+    engine.close()
+    assert [event.event for event in sink.events] == ["edit.started", "tier.tried", "edit.finished"]
+
+
+def test_closing_waits_a_bounded_time_for_a_stuck_sink(make_engine, write, monkeypatch):
+    monkeypatch.setattr(core, "CLOSE_FLUSH_SECONDS", 0.05)
+    write("a.txt", "x\n")
+    sink = _Sink()
+    sink.blocking = True
+    engine = make_engine(telemetry=Telemetry(sinks=[sink]))
+    engine.edit("a.txt", "x", "y")
+    try:
+        engine.close()  # returns although the sink still holds the first event
+        assert sink.events == []
+    finally:
+        sink.release.set()
