@@ -17,11 +17,13 @@ from editengine._errors import (
     EditError,
     EditRejected,
     FileNotFound,
+    NoMatch,
     StaleFile,
 )
+from editengine._read_tracker import ReadTracker
 from editengine.engine import _core as core
 from editengine.engine import _fixing as fixing
-from editengine.files import WorkspaceDir
+from editengine.files import PathLocks, WorkspaceDir
 from editengine.files._anchored import AnchoredDir
 from editengine.fixer._protocol import Correction
 from editengine.telemetry import MemorySink, Telemetry
@@ -657,3 +659,110 @@ def test_closing_waits_a_bounded_time_for_a_stuck_sink(make_engine, write, monke
         assert sink.events == []
     finally:
         sink.release.set()
+
+
+# ---------------------------------------------------------------- what a write leaves behind
+
+
+def test_a_write_is_journaled_with_its_hashes_strategy_summary_and_mode(engine, write):
+    path = write("a.txt", "x\n")
+    path.chmod(0o640)
+    result = engine.edit("a.txt", "x", "y")
+    (entry,) = engine.journal_entries("a.txt")
+    assert entry.operation == "edit"
+    assert (entry.before_sha256, entry.after_sha256) == (sha(b"x\n"), sha(b"y\n"))
+    assert entry.strategy == "exact"
+    assert entry.summary == result.summary
+    assert entry.mode == 0o640
+    assert entry.group is None
+
+
+def test_a_created_file_is_journaled_as_having_had_no_bytes_before(engine, workspace):
+    engine.edit("new.txt", "", "hello\n")
+    (entry,) = engine.journal_entries("new.txt")
+    assert entry.before_sha256 is None
+    assert entry.after_sha256 == sha(b"hello\n")
+    engine.undo("new.txt")
+    assert not (workspace / "new.txt").exists()
+
+
+def test_the_files_of_one_patch_are_journaled_as_one_group_and_undone_together(engine, write):
+    a = write("a.txt", "x = 1\n")
+    b = write("b.txt", "y = 1\n")
+    patch = (
+        "a.txt\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n\n"
+        "b.txt\n<<<<<<< SEARCH\ny = 1\n=======\ny = 2\n>>>>>>> REPLACE\n"
+    )
+    engine.apply_patch(patch, format="search_replace")
+    groups = {entry.group for entry in engine.journal_entries()}
+    assert len(groups) == 1 and None not in groups
+    engine.undo()
+    assert (a.read_text(), b.read_text()) == ("x = 1\n", "y = 1\n")
+
+
+def test_a_tracker_that_requires_reads_accepts_the_engine_s_own_writes(make_engine, write):
+    path = write("f.txt", "1\n")
+    engine = make_engine(read_tracker=ReadTracker(require_read=True))
+    engine.read_file("f.txt")
+    engine.edit("f.txt", "1", "2")
+    engine.edit("f.txt", "2", "3")
+    assert path.read_text() == "3\n"
+
+
+def test_several_edits_that_change_nothing_say_so_in_the_summary_only(engine, write):
+    write("a.txt", "x = 1\n")
+    back = [
+        {"old_string": "x = 1", "new_string": "x = 2"},
+        {"old_string": "x = 2", "new_string": "x = 1"},
+    ]
+    result = engine.multi_edit("a.txt", back)
+    assert result.summary == "No change in a.txt: the edits leave the file as it was"
+    changed = engine.multi_edit("a.txt", back[:1])
+    assert "the edits leave the file as it was" not in " ".join(changed.notes)
+    assert not changed.summary.startswith("No change")
+
+
+# ---------------------------------------------------------------- locks, modes, sizes
+
+
+def test_a_dry_run_and_an_edit_that_changes_nothing_never_wait_for_the_lock(
+    make_engine, write, lock_dir
+):
+    path = write("a.txt", "x\n")
+    engine = make_engine(lock_timeout=0.05)
+    with PathLocks(lock_dir).hold(path.resolve(), display="held"):
+        assert engine.edit("a.txt", "x", "y", dry_run=True).dry_run
+        assert engine.edit("a.txt", "x", "x").no_change
+        with pytest.raises(EditError) as caught:
+            engine.edit("a.txt", "x", "y")
+    assert caught.value.message.startswith("a.txt stayed locked by another edit")
+    assert path.read_text() == "x\n"
+
+
+def test_an_approved_write_waiting_for_the_lock_names_the_file(make_engine, write, lock_dir):
+    path = write("a.txt", "x\n")
+    locks = PathLocks(lock_dir)
+    held = []
+
+    def approve(request) -> bool:
+        held.append(locks.hold(path.resolve(), display="held"))
+        held[0].__enter__()
+        return True
+
+    engine = make_engine(lock_timeout=0.05, confirm=approve)
+    try:
+        with pytest.raises(EditError) as caught:
+            engine.edit("a.txt", "x", "y")
+    finally:
+        held[0].__exit__(None, None, None)
+    assert caught.value.message.startswith("a.txt stayed locked by another edit")
+    assert path.read_text() == "x\n"
+
+
+def test_the_match_mode_is_handed_to_the_cascade(engine, write):
+    path = write("a.py", "def f():\n    return 1\n")
+    with pytest.raises(NoMatch):
+        engine.edit("a.py", "def f():\nreturn 1", "def f():\nreturn 2", match_mode="exact")
+    assert path.read_text() == "def f():\n    return 1\n"
+    engine.edit("a.py", "def f():\nreturn 1", "def f():\nreturn 2")
+    assert path.read_text() == "def f():\n    return 2\n"
