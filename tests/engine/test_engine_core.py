@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from editengine import DEFAULT_CASCADE
 from editengine._edits import ConfirmRequest, Decision
 from editengine._errors import (
     BadRequest,
@@ -766,3 +767,133 @@ def test_the_match_mode_is_handed_to_the_cascade(engine, write):
     assert path.read_text() == "def f():\n    return 1\n"
     engine.edit("a.py", "def f():\nreturn 1", "def f():\nreturn 2")
     assert path.read_text() == "def f():\n    return 2\n"
+
+
+# ---------------------------------------------------------------- a correction, the fixer meanwhile
+
+
+def test_an_identical_edit_written_while_the_fixer_ran_makes_this_one_no_change(
+    make_engine, write, fake_fixer
+):
+    path = write("g.py", SOURCE)
+    other = make_engine(fixer=fake_fixer(_correction()))
+    fixer = fake_fixer(_correction(), during=lambda request: other.edit("g.py", WRONG_OLD, NEW))
+
+    result = make_engine(fixer=fixer).edit("g.py", WRONG_OLD, NEW)
+
+    assert path.read_text() == FIXED
+    assert result.no_change
+    assert result.corrected_by_fixer
+    assert result.fixer_explanation == "the function is called greet"
+    assert result.hash_after == sha(FIXED.encode())
+    assert result.notes[-1] == LANDED_NOTE
+    assert len(fixer.requests) == 1
+
+
+def test_a_file_deleted_while_the_fixer_ran_is_not_found_with_a_note(
+    make_engine, write, fake_fixer
+):
+    path = write("g.py", SOURCE)
+    fixer = fake_fixer(_correction(), during=lambda request: path.unlink())
+    with pytest.raises(FileNotFound) as caught:
+        make_engine(fixer=fixer).edit("g.py", WRONG_OLD, NEW)
+    assert caught.value.notes_for_agent == [
+        "It was deleted while the LLM fixer ran; nothing was written."
+    ]
+    assert not path.exists()
+
+
+def test_a_file_changed_while_the_fixer_ran_is_reported_as_it_was_then(
+    make_engine, write, fake_fixer, observer
+):
+    path = write("g.py", SOURCE)
+    changed = SOURCE + "# more\n"
+    fixer = fake_fixer(_correction(), during=lambda request: path.write_text(changed))
+    make_engine(fixer=fixer, telemetry=observer).edit("g.py", WRONG_OLD, NEW)
+    state = observer.events[-1][1]
+    assert state.hash_before == sha(changed.encode())
+    assert state.file_bytes == len(changed)
+    assert path.read_text() == FIXED + "# more\n"
+
+
+# ---------------------------------------------------------------- a file that keeps changing
+
+
+class _Meddling:
+    """The default cascade, with ``during(n)`` run before its n-th match (from 0)."""
+
+    def __init__(self, during) -> None:
+        self.calls = 0
+        self.during = during
+
+    def tiers_for(self, match_mode):
+        return DEFAULT_CASCADE.tiers_for(match_mode)
+
+    def edit(self, *args, **kwargs):
+        self.during(self.calls)
+        self.calls += 1
+        return DEFAULT_CASCADE.edit(*args, **kwargs)
+
+
+def test_a_file_that_no_longer_holds_the_quote_on_the_locked_try_goes_to_the_fixer(
+    make_engine, write, fake_fixer
+):
+    path = write("t.py", "total = compute(alpha)\n")
+
+    def meddle(n: int) -> None:
+        if n < 2:
+            path.write_text(f"total = compute(alpha)\n# {n}\n")
+        elif n == 2:
+            path.write_text("total = compute(alpa)\n")  # the quote is no longer there
+
+    fixer = fake_fixer(
+        Correction(
+            search="total = compute(alpa)",
+            replace="total = compute(beta)",
+            explanation="the argument is spelled alpa",
+            provider="fake",
+            model="fake-1",
+        )
+    )
+    engine = make_engine(cascade=_Meddling(meddle), fixer=fixer)
+    result = engine.edit("t.py", "total = compute(alpha)", "total = compute(beta)")
+    assert len(fixer.requests) == 1
+    assert fixer.requests[0].content == "total = compute(alpa)\n"
+    assert result.corrected_by_fixer
+    assert path.read_text() == "total = compute(beta)\n"
+
+
+def test_a_file_that_ends_up_holding_the_change_on_the_locked_try_is_no_change(make_engine, write):
+    old = "def area(width, height):\n    return width * height\n"
+    new = "def area(width, height):\n    return abs(width * height)\n"
+    path = write("a.py", old)
+
+    def meddle(n: int) -> None:
+        if n < 2:
+            path.write_text(f"{old}# {n}\n")
+        elif n == 2:
+            path.write_text(new)  # someone else made the same change
+
+    engine = make_engine(cascade=_Meddling(meddle))
+    result = engine.edit("a.py", old, new)
+    assert result.no_change
+    assert path.read_text() == new
+
+
+def test_the_locked_try_names_the_file_when_its_lock_stays_taken(make_engine, write, lock_dir):
+    path = write("a.txt", "x = 1\n")
+    holder = PathLocks(lock_dir).hold(path.resolve(), display="held")
+
+    def meddle(n: int) -> None:
+        path.write_text(f"x = 1\n# {n}\n")
+        if n == 2:
+            holder.__enter__()
+
+    engine = make_engine(cascade=_Meddling(meddle), lock_timeout=0.05)
+    try:
+        with pytest.raises(EditError) as caught:
+            engine.edit("a.txt", "x = 1", "x = 2")
+    finally:
+        holder.__exit__(None, None, None)
+    assert caught.value.message.startswith("a.txt stayed locked by another edit")
+    assert path.read_text() == "x = 1\n# 2\n"
