@@ -18,10 +18,13 @@ from editengine._errors import (
     EditError,
     EditRejected,
     FileNotFound,
+    JournalError,
     NoMatch,
     StaleFile,
 )
+from editengine._journal import Journal
 from editengine._read_tracker import ReadTracker
+from editengine.engine import EditEngine
 from editengine.engine import _core as core
 from editengine.engine import _fixing as fixing
 from editengine.files import PathLocks, WorkspaceDir
@@ -897,3 +900,114 @@ def test_the_locked_try_names_the_file_when_its_lock_stays_taken(make_engine, wr
         holder.__exit__(None, None, None)
     assert caught.value.message.startswith("a.txt stayed locked by another edit")
     assert path.read_text() == "x = 1\n# 2\n"
+
+
+# ---------------------------------------------------------------- how an engine is made
+
+
+def test_an_engine_works_in_the_current_folder_by_default(workspace, lock_dir, monkeypatch):
+    (workspace / "a.txt").write_text("x\n")
+    monkeypatch.chdir(workspace)
+    engine = EditEngine(lock_dir=lock_dir)
+    engine.edit("a.txt", "x", "y")
+    assert (workspace / "a.txt").read_text() == "y\n"
+
+
+def test_an_engine_without_a_journal_edits_and_refuses_to_undo(make_engine, write):
+    path = write("a.txt", "x\n")
+    engine = make_engine(journal=False)
+    result = engine.edit("a.txt", "x", "y")
+    assert path.read_text() == "y\n"
+    assert result.notes == ()
+    with pytest.raises(JournalError) as caught:
+        engine.undo()
+    assert caught.value.message.startswith("This engine keeps no undo journal")
+
+
+def test_an_engine_given_a_journal_records_its_writes_there(
+    make_engine, write, workspace, tmp_path
+):
+    path = write("a.txt", "x\n")
+    journal = Journal(workspace, directory=tmp_path / "journal")
+    engine = make_engine(journal=journal)
+    engine.edit("a.txt", "x", "y")
+    assert [entry.operation for entry in journal.entries()] == ["edit"]
+    assert make_engine().journal_entries() == []  # not the workspace's default journal
+    engine.undo()
+    assert path.read_text() == "x\n"
+
+
+def test_an_unknown_match_mode_is_refused_before_the_file_is_looked_for(engine):
+    with pytest.raises(BadRequest) as caught:
+        engine.edit("missing.txt", "a", "b", match_mode="bogus")
+    assert "bogus" in caught.value.message
+
+
+def test_an_async_approval_in_a_sync_edit_inside_a_loop_names_the_confirm_callback(
+    make_engine, write
+):
+    path = write("a.txt", "x\n")
+
+    async def approve(request) -> bool:
+        return True
+
+    engine = make_engine(confirm=approve)
+
+    async def inside_a_loop() -> None:
+        engine.edit("a.txt", "x", "y")
+
+    with pytest.raises(BadRequest) as caught:
+        asyncio.run(inside_a_loop())
+    assert caught.value.message.startswith("The confirm callback is async")
+    assert path.read_text() == "x\n"
+
+
+# ---------------------------------------------------------------- where a path leads
+
+
+def test_an_autocorrected_path_says_so_word_for_word(make_engine, write, observer):
+    path = write("src/deep/settings.py", "DEBUG = True\n")
+    engine = make_engine(autocorrect_paths=True, telemetry=observer)
+    result = engine.edit("settings.py", "DEBUG = True", "DEBUG = False")
+    assert result.notes[0] == (
+        "settings.py does not exist; edited src/deep/settings.py, the only file with that "
+        "name in the workspace."
+    )
+    assert path.read_text() == "DEBUG = False\n"
+
+
+def test_a_file_too_large_to_read_is_named_and_so_is_the_edit_s_file(make_engine, write, observer):
+    write("big.txt", "x" * 64)
+    engine = make_engine(max_file_bytes=16, telemetry=observer)
+    with pytest.raises(EditError) as caught:
+        engine.edit("big.txt", "x", "y")
+    assert caught.value.message.startswith("big.txt")
+    assert observer.events[-1][1].file_path == "big.txt"
+
+
+def test_an_autocorrected_file_too_large_to_read_is_reported_under_its_real_name(
+    make_engine, write, observer
+):
+    write("src/big.txt", "x" * 64)
+    engine = make_engine(max_file_bytes=16, telemetry=observer, autocorrect_paths=True)
+    with pytest.raises(EditError) as caught:
+        engine.edit("big.txt", "x", "y")
+    assert caught.value.message.startswith("src/big.txt")
+    assert observer.events[-1][1].file_path == "src/big.txt"
+
+
+def test_a_file_not_read_first_is_named_when_reads_are_required(make_engine, write):
+    write("a.txt", "x\n")
+    engine = make_engine(read_tracker=ReadTracker(require_read=True))
+    with pytest.raises(StaleFile) as caught:
+        engine.edit("a.txt", "x", "y")
+    assert caught.value.message == "a.txt has not been read in this session; nothing was written."
+
+
+def test_apply_patch_applies_and_detects_the_format_by_default(make_engine, write):
+    a = write("a.txt", "x = 1\n")
+    patch = "a.txt\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
+    result = make_engine().apply_patch(patch)
+    assert not result.dry_run
+    assert result.format == "search_replace"
+    assert a.read_text() == "x = 2\n"
