@@ -370,8 +370,9 @@ def test_a_file_larger_than_the_limit_written_meanwhile_is_refused_not_replaced(
     path = write("f.txt", "a\n")
     engine = make_engine(max_file_bytes=16)
     _before_the_write(monkeypatch, lambda: path.write_text("x" * 17))
-    with pytest.raises(EditError):
+    with pytest.raises(EditError) as caught:
         engine.edit("f.txt", "a", "b")
+    assert caught.value.message.startswith("f.txt ")
     assert path.read_text() == "x" * 17
 
 
@@ -1011,3 +1012,13 @@ def test_apply_patch_applies_and_detects_the_format_by_default(make_engine, writ
     assert not result.dry_run
     assert result.format == "search_replace"
     assert a.read_text() == "x = 2\n"
+
+
+def test_a_path_through_a_file_is_named_whether_it_is_edited_or_created(engine, write):
+    write("a.txt", "x\n")
+    for old in ("x", ""):
+        with pytest.raises(EditError) as caught:
+            engine.edit("a.txt/b.txt", old, "y")
+        assert caught.value.message == (
+            "a.txt/b.txt cannot be reached: 'a.txt' on its path is not a folder."
+        )
