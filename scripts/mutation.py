@@ -1149,6 +1149,27 @@ EQUIVALENT: dict[str, str] = {
     # editengine.engine._edit_equivalence: from here
     # editengine.engine._edit_equivalence: to here
     # editengine.engine._core: from here
+    "editengine.engine._core.xǁEditCascadeǁedit__mutmut_1": (
+        "a default of the Protocol's signature: the engine calls a real cascade, never this stub"
+    ),
+    "editengine.engine._core.xǁEngineCoreǁ_begin__mutmut_3": (
+        "an edit's trace is empty when it begins: a slice from None deletes what one from 0 does"
+    ),
+    "editengine.engine._core.xǁEngineCoreǁ_begin__mutmut_50": (
+        "a plan to write now handed to _settle is written there, by the same _write, same lock"
+    ),
+    "editengine.engine._core.xǁEngineCoreǁ_write__mutmut_11": (
+        "codec names are case-insensitive: UTF-8 is utf-8"
+    ),
+    "editengine.engine._core.xǁEngineCoreǁ_write__mutmut_94": (
+        "summary_of tests dry_run for truth: None is as false as False"
+    ),
+    "editengine.engine._core.xǁEngineCoreǁ_ask_confirm__mutmut_19": (
+        "summary_of tests dry_run for truth: None is as false as False"
+    ),
+    "editengine.engine._core.xǁEngineCoreǁ_after_fix__mutmut_68": (
+        "settle reads the correction only when no fixer call is recorded; ask records one first"
+    ),
     # editengine.engine._core: to here
 }
 

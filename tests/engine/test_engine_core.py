@@ -1022,3 +1022,17 @@ def test_a_path_through_a_file_is_named_whether_it_is_edited_or_created(engine, 
         assert caught.value.message == (
             "a.txt/b.txt cannot be reached: 'a.txt' on its path is not a folder."
         )
+
+
+def test_a_folder_moved_away_during_the_write_is_named_and_nothing_is_written(
+    engine, write, monkeypatch, workspace
+):
+    write("sub/f.txt", "a\n")
+    _before_the_write(monkeypatch, lambda: os.rename(workspace / "sub", workspace / "gone"))
+    with pytest.raises(StaleFile) as caught:
+        engine.edit("sub/f.txt", "a", "b")
+    assert caught.value.message == (
+        "A folder on the path of sub/f.txt was moved or replaced during the edit; "
+        "nothing was written."
+    )
+    assert (workspace / "gone" / "f.txt").read_text() == "a\n"
