@@ -888,7 +888,9 @@ def test_a_file_that_ends_up_holding_the_change_on_the_locked_try_is_no_change(m
     assert path.read_text() == new
 
 
-def test_the_locked_try_names_the_file_when_its_lock_stays_taken(make_engine, write, lock_dir):
+def test_a_retry_names_the_file_when_the_lock_for_its_write_stays_taken(
+    make_engine, write, lock_dir
+):
     path = write("a.txt", "x = 1\n")
     holder = PathLocks(lock_dir).hold(path.resolve(), display="held")
 
@@ -1115,3 +1117,73 @@ def test_a_sync_edit_reports_how_long_it_took_in_milliseconds(make_engine, write
     engine.edit("a.txt", "x", "y")
     elapsed_ms = (time.perf_counter() - started) * 1000
     assert 50 <= observer.events[-1][1].duration_ms <= elapsed_ms
+
+
+def _taken_on_the_lock_s(monkeypatch, lock_dir, path, nth: int):
+    """Another writer takes ``path``'s lock right before the engine's ``nth`` lock (from 1)."""
+    holder = PathLocks(lock_dir).hold(path.resolve(), display="held")
+    real = PathLocks.hold
+    count = [0]
+
+    def hold(self, *args, **kwargs):
+        count[0] += 1
+        if count[0] == nth:
+            holder.__enter__()
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(PathLocks, "hold", hold)
+    return holder
+
+
+def test_the_locked_last_try_names_the_file_when_its_lock_stays_taken(
+    make_engine, write, lock_dir, monkeypatch
+):
+    path = write("a.txt", "x = 1\n")
+    engine = make_engine(
+        cascade=_Meddling(lambda n: path.write_text(f"x = 1\n# {n}\n")), lock_timeout=0.05
+    )
+    holder = _taken_on_the_lock_s(monkeypatch, lock_dir, path, 4)  # after three unlocked tries
+    try:
+        with pytest.raises(EditError) as caught:
+            engine.edit("a.txt", "x = 1", "x = 2")
+    finally:
+        holder.__exit__(None, None, None)
+    assert caught.value.message.startswith("a.txt stayed locked by another edit")
+
+
+@pytest.mark.parametrize("search", ["    return 'hello ' + name", "    return 'bye'"])
+def test_a_corrected_write_names_the_file_when_its_lock_stays_taken(
+    make_engine, write, fake_fixer, lock_dir, monkeypatch, search
+):
+    # An accepted correction takes the lock to write; a refused one, to look for an
+    # identical edit's result: either names the file when the lock stays taken.
+    path = write("g.py", SOURCE)
+    engine = make_engine(fixer=fake_fixer(_correction(search)), lock_timeout=0.05)
+    holder = _taken_on_the_lock_s(monkeypatch, lock_dir, path, 1)
+    try:
+        with pytest.raises(EditError) as caught:
+            engine.edit("g.py", WRONG_OLD, NEW)
+    finally:
+        holder.__exit__(None, None, None)
+    assert caught.value.message.startswith("g.py stayed locked by another edit")
+    assert path.read_text() == SOURCE
+
+
+def test_a_patch_hands_its_instruction_and_format_on(make_engine, write, fake_fixer):
+    write("g.py", SOURCE)
+    patch = f"g.py\n<<<<<<< SEARCH\n{WRONG_OLD}=======\n{NEW}>>>>>>> REPLACE\n"
+    for run in (
+        lambda engine: engine.apply_patch(patch, instruction="say hi"),
+        lambda engine: asyncio.run(engine.aapply_patch(patch, instruction="say hi")),
+    ):
+        write("g.py", SOURCE)
+        fixer = fake_fixer(_correction())
+        run(make_engine(fixer=fixer))
+        assert fixer.requests[0].instruction == "say hi"
+    engine = make_engine()
+    for call in (
+        lambda: engine.apply_patch(patch, format="udiff"),
+        lambda: asyncio.run(engine.aapply_patch(patch, format="udiff")),
+    ):
+        with pytest.raises(EditError):
+            call()
