@@ -1180,10 +1180,17 @@ def test_a_patch_hands_its_instruction_and_format_on(make_engine, write, fake_fi
         fixer = fake_fixer(_correction())
         run(make_engine(fixer=fixer))
         assert fixer.requests[0].instruction == "say hi"
+    # A patch that applies as search/replace blocks is refused when read as a unified diff.
+    path = write("g.py", SOURCE)
+    exact = (
+        "g.py\n<<<<<<< SEARCH\n    return 'hello ' + name\n"
+        "=======\n    return 'hi'\n>>>>>>> REPLACE\n"
+    )
     engine = make_engine()
     for call in (
-        lambda: engine.apply_patch(patch, format="udiff"),
-        lambda: asyncio.run(engine.aapply_patch(patch, format="udiff")),
+        lambda: engine.apply_patch(exact, format="udiff"),
+        lambda: asyncio.run(engine.aapply_patch(exact, format="udiff")),
     ):
         with pytest.raises(EditError):
             call()
+        assert path.read_text() == SOURCE
