@@ -1194,3 +1194,25 @@ def test_a_patch_hands_its_instruction_and_format_on(make_engine, write, fake_fi
         with pytest.raises(EditError):
             call()
         assert path.read_text() == SOURCE
+
+
+def test_an_edit_applied_as_sent_is_not_reported_to_an_identical_request_as_a_correction(
+    make_engine, write, fake_fixer
+):
+    path = write("g.py", SOURCE)
+    # While the first request's fixer runs, the file comes to hold old_string as quoted:
+    # that request applies as sent. The second, identical, request was waiting for its own
+    # fixer meanwhile: no correction of the first made the content it now finds.
+    first = make_engine(
+        fixer=fake_fixer(_correction(), during=lambda request: path.write_text(WRONG_OLD))
+    )
+    second_fixer = fake_fixer(
+        _correction(), during=lambda request: first.edit("g.py", WRONG_OLD, NEW)
+    )
+    result = make_engine(fixer=second_fixer).edit("g.py", WRONG_OLD, NEW)
+    # Found applied already, as the edit was sent; not as an earlier correction's result.
+    assert result.no_change
+    assert not result.corrected_by_fixer
+    assert LANDED_NOTE not in result.notes
+    assert result.summary.startswith("No change in g.py: old_string is not in the file")
+    assert path.read_text() == NEW
