@@ -1,5 +1,6 @@
-"""The engine pipeline's own contracts: closing, each refusal word for word, the retries and the
-checks between the match and the write."""
+"""The engine pipeline's own contracts: closing, each refusal word for word, what each entry
+point hands on, the retries and the checks between the match and the write, and corrections
+racing identical requests."""
 
 from __future__ import annotations
 
@@ -40,13 +41,15 @@ def sha(data: bytes) -> str:
 
 
 class _ClosableFixer:
+    """A fixer that is never asked; it only records being closed."""
+
     def __init__(self) -> None:
         self.closed: list[str] = []
 
-    def fix(self, request):  # pragma: no cover - never asked in these tests
+    def correct(self, request):  # pragma: no cover - never asked in these tests
         raise AssertionError("not asked")
 
-    async def afix(self, request):  # pragma: no cover - never asked in these tests
+    async def acorrect(self, request):  # pragma: no cover - never asked in these tests
         raise AssertionError("not asked")
 
     def close(self) -> None:
