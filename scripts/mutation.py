@@ -254,7 +254,32 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/integration/test_fixer_relatedness.py",
         "tests/integration/test_malicious_fixer.py",
     ),
-    "engine/_core.py": ("tests/engine",),
+    # The pipeline: the engine tests that drive edits through it, without the slow ones
+    # (concurrency, parent swaps, temp sweeps, CLI, fuzzing) that each mutant would rerun.
+    "engine/_core.py": (
+        "tests/engine/test_callbacks.py",
+        "tests/engine/test_confirm_and_hooks.py",
+        "tests/engine/test_edit_files.py",
+        "tests/engine/test_engine_core.py",
+        "tests/engine/test_errors_leave_files_intact.py",
+        "tests/engine/test_file_layer_contracts.py",
+        "tests/engine/test_fixer_judgement.py",
+        "tests/engine/test_fixer_step.py",
+        "tests/engine/test_fixer_verdict.py",
+        "tests/engine/test_jobs.py",
+        "tests/engine/test_landed_corrections.py",
+        "tests/engine/test_lock_scope.py",
+        "tests/engine/test_lone_cr.py",
+        "tests/engine/test_multi_edit.py",
+        "tests/engine/test_path_suggestions.py",
+        "tests/engine/test_quote_cleanups.py",
+        "tests/engine/test_reporting.py",
+        "tests/engine/test_stale_protection.py",
+        "tests/engine/test_telemetry_hooks.py",
+        "tests/engine/test_tools.py",
+        "tests/engine/test_workspace_guard.py",
+        "tests/engine/test_workspace_refusals.py",
+    ),
 }
 
 # Mutants that behave exactly like the code they mutate: name -> why (docs/mutation.md).
@@ -1403,6 +1428,27 @@ EQUIVALENT: dict[str, str] = {
     ),
     # editengine.engine._edit_equivalence: to here
     # editengine.engine._core: from here
+    "editengine.engine._core.xǁEditCascadeǁedit__mutmut_1": (
+        "a default of the Protocol's signature: the engine calls a real cascade, never this stub"
+    ),
+    "editengine.engine._core.xǁEngineCoreǁ_begin__mutmut_3": (
+        "an edit's trace is empty when it begins: a slice from None deletes what one from 0 does"
+    ),
+    "editengine.engine._core.xǁEngineCoreǁ_begin__mutmut_50": (
+        "a plan to write now handed to _settle is written there, by the same _write, same lock"
+    ),
+    "editengine.engine._core.xǁEngineCoreǁ_write__mutmut_11": (
+        "codec names are case-insensitive: UTF-8 is utf-8"
+    ),
+    "editengine.engine._core.xǁEngineCoreǁ_write__mutmut_94": (
+        "summary_of tests dry_run for truth: None is as false as False"
+    ),
+    "editengine.engine._core.xǁEngineCoreǁ_ask_confirm__mutmut_19": (
+        "summary_of tests dry_run for truth: None is as false as False"
+    ),
+    "editengine.engine._core.xǁEngineCoreǁ_after_fix__mutmut_68": (
+        "settle reads the correction only when no fixer call is recorded; ask records one first"
+    ),
     # editengine.engine._core: to here
 }
 
