@@ -527,3 +527,38 @@ def test_lines_new_string_moves_out_of_a_block_move_out_by_the_file_s_tab():
 )
 def test_the_agent_s_indentation_step_is_read_from_both_of_its_texts(old, new, search, carried):
     assert carry_edit(old, new, search) == carried
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "search", "carried"),
+    [
+        # The search quotes more after old_string whose last tokens are like old_string's
+        # own ending: the change stays on old_string's tokens, not on the extra ones.
+        ("c y", "c q", "( c y c ) y", "( c q c ) y"),
+        (", a", ", z", "c , a ) a", "c , z ) a"),
+        ("y f ) a ,", "y f ) a q", "a c y f ) a , ,", "a c y f ) a q ,"),
+        ("f c ( y y )", "f c ( y y q", ") x g c ( y y ) , g )", ") x g c ( y y q , g )"),
+        # ...and before old_string, whose first tokens are like old_string's own start.
+        ("= b", "q b", "= f y = b c", "= f y q b c"),
+        ("x f ( , a =", "w f ( , a =", "x 1 b x f ( , a = = y", "x 1 b w f ( , a = = y"),
+    ],
+)
+def test_context_like_old_string_s_edges_is_left_at_those_edges(
+    old: str, new: str, search: str, carried: str
+) -> None:
+    assert carry_edit(old, new, search) == carried
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # A whole line inserted or deleted next to lines like it: the line breaks around it
+        # are new_string's, not one blank line more or less.
+        ("\n\nimpl A {}\ny = 2\n", "\nimpl C {\n\nimpl A {}\ny = 2\n"),
+        ("\nimpl A {}\n\nimpl A {}\n", "\nimpl A {}\nimpl C {\n\nimpl A {}\n"),
+        ("\n\nimpl A {}\n    z()\n", "\nimpl B {}\n\nimpl A {}\n    z()\n"),
+        ("impl B {}\na b\nimpl B {}\n\nimpl A {}\n", "impl B {}\na b\n\nimpl A {}\n"),
+    ],
+)
+def test_whole_lines_inserted_or_deleted_keep_new_string_s_line_breaks(old: str, new: str) -> None:
+    assert carry_edit(old, new, old) == new
