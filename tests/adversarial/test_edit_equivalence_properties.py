@@ -562,3 +562,92 @@ def test_context_like_old_string_s_edges_is_left_at_those_edges(
 )
 def test_whole_lines_inserted_or_deleted_keep_new_string_s_line_breaks(old: str, new: str) -> None:
     assert carry_edit(old, new, old) == new
+
+
+# Cases found by comparing the carry with small changes of its code on generated inputs:
+# each pins what the carry writes (or why it refuses) where such a change would differ.
+@pytest.mark.parametrize(
+    ("old", "new", "search", "carried"),
+    [
+        (
+            "x = 1\na b\n    return y\n",
+            "w(1)\na b\n    return y\n",
+            "x = 1\nx = 1\na b\n    return y\ny = 2\n",
+            "x = 1\nw(1)\na b\n    return y\ny = 2\n",
+        ),
+        ("x = 1\nx = 1\n", "x = 1\n", "impl A {}\nx = 1\nx = 1\n", "impl A {}\nx = 1\n"),
+        (
+            "impl A {}\nimpl B {}\n",
+            "impl A {}\n",
+            "\treturn y\nimpl B {}\nimpl A {}\nimpl B {}\n}\nimpl B {}\n",
+            "\treturn y\nimpl B {}\nimpl A {}\n}\nimpl B {}\n",
+        ),
+        (
+            "}\nimpl B {}\na b\n",
+            "w(1)\nimpl B {}\na b\n",
+            "}\n}\nimpl B {}\na b\n\tq(x)\n\tq(x)\n",
+            "}\nw(1)\nimpl B {}\na b\n\tq(x)\n\tq(x)\n",
+        ),
+        ("{ g c y y", "{ g c y q w", "{ f { g c y X = =", "{ f { g c y q w = ="),
+        ("= ) = b", "= ) = b {", "= ) b b b", "= ) b b { b"),
+        ("f b , ) x c", "f f b , ) x c", "f f b yy ) x c", "f f f b yy ) x c"),
+        ("a f {", "q w f {", "g = b f X", "g = q w f X"),
+        (") x 1", ") 1", "( f X x 1 ,", "( f X 1 ,"),
+        (
+            "\n    return y\nimpl A {}\nimpl B {}\n",
+            "\n    return y\nw(1)\nimpl B {}\n",
+            "    return y\n\n    return y\nimpl A {}\nimpl B {}\ny = 2\ny = 2\n",
+            "    return y\n\n    return y\nw(1)\nimpl B {}\ny = 2\ny = 2\n",
+        ),
+    ],
+)
+def test_the_carry_on_small_generated_cases(old: str, new: str, search: str, carried: str) -> None:
+    assert carry_edit(old, new, search) == carried
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "search", "refusal", "reason"),
+    [
+        (
+            "    z()\nif a {\n    z()\n",
+            "    z()\n\nif a {\n    z()\n",
+            "\tz()\nif a {\n\tz()\na b\n",
+            CannotCarry,
+            "the request changes only whitespace",
+        ),
+        (
+            "g 1 a",
+            "g w(1) a",
+            "g 1 b a x",
+            CannotCarry,
+            "the search has text old_string lacks where the change goes",
+        ),
+        (
+            "} 1",
+            "} z",
+            "1 c b 1 }",
+            NotQuoted,
+            "the requested change falls on old_string text the search leaves out",
+        ),
+        (
+            "    return y\n\tq(x)\n}\ny = 2\n",
+            "q w\n\tq(x)\n}\ny = 2\n",
+            "}\n\treturn y\n\tq(x)\n}\ny = 2\n\tq(x)\n",
+            CannotCarry,
+            "new_string is indented less than old_string's first line",
+        ),
+        (
+            "    return y\nif a {\nx = 1\na b\na b\n",
+            "z\nif a {\nx = 1\na b\na b\n",
+            "\treturn y\nif a {\nx = 1\na b\na b\n",
+            CannotCarry,
+            "new_string is indented less than old_string's first line",
+        ),
+    ],
+)
+def test_each_reason_the_carry_refuses_is_worded(
+    old: str, new: str, search: str, refusal: type[CannotCarry], reason: str
+) -> None:
+    with pytest.raises(refusal) as caught:
+        carry_edit(old, new, search)
+    assert type(caught.value) is refusal and str(caught.value) == reason
