@@ -842,7 +842,7 @@ EQUIVALENT: dict[str, str] = {
     "editengine.engine._fixing.x__fixer_failed__mutmut_81": (
         "shared_call missing reads as None instead of False: neither is True"
     ),
-    # editengine.matching._anchor: from here
+    # editengine.matching._anchor
     **dict.fromkeys(
         (
             "editengine.matching._anchor.xǁBlockAnchorTierǁ_similarity__mutmut_21",
@@ -952,8 +952,7 @@ EQUIVALENT: dict[str, str] = {
         "an insertion strictly inside the other stretch overlaps it, and one at its start is "
         "the second check's: inside_a and inside_b are false whenever they are read",
     ),
-    # editengine.matching._anchor: to here
-    # editengine.matching._elision: from here
+    # editengine.matching._elision
     **dict.fromkeys(
         (
             "editengine.matching._elision.xǁElidedǁof__mutmut_12",
@@ -1010,8 +1009,7 @@ EQUIVALENT: dict[str, str] = {
     "editengine.matching._elision.x__find_run__mutmut_11": (
         "-2 is below 0 as -1 is: the caller only asks found < 0"
     ),
-    # editengine.matching._elision: to here
-    # editengine.matching._lines: from here
+    # editengine.matching._lines
     "editengine.matching._lines.xǁLineViewǁlook_up_stripped_equal__mutmut_2": (
         "keys already answered are answered again, the same way; an empty key is never asked "
         "for (lines_stripped_equal takes non-empty keys only)"
@@ -1194,8 +1192,7 @@ EQUIVALENT: dict[str, str] = {
     "editengine.matching._lines.xǁLineViewǁline_of_offset__mutmut_58": (
         "str.rfind takes None for a start of 0"
     ),
-    # editengine.matching._lines: to here
-    # editengine.matching._cascade: from here
+    # editengine.matching._cascade
     "editengine.matching._cascade.x__number__mutmut_7": _CAST,
     "editengine.matching._cascade.xǁ_Passǁ_counted__mutmut_21": (
         "as many places as wanted get this far only when they overlap; the verbatim ones are then "
@@ -1207,8 +1204,7 @@ EQUIVALENT: dict[str, str] = {
     "editengine.matching._cascade.xǁ_Passǁrun__mutmut_46": (
         "old_is_inside=None is falsy, the same as False"
     ),
-    # editengine.matching._cascade: to here
-    # editengine.engine._undo: from here
+    # editengine.engine._undo
     "editengine.engine._undo.x__text__mutmut_7": "bytes.decode's default encoding is UTF-8",
     "editengine.engine._undo.x__text__mutmut_10": (
         "codec names are case-insensitive: UTF-8 is utf-8"
@@ -1235,8 +1231,7 @@ EQUIVALENT: dict[str, str] = {
         "a file read has a sha256 exactly when it exists, and a missing file takes the branch "
         "before: the '?' for no sha256 is never shown"
     ),
-    # editengine.engine._undo: to here
-    # editengine.engine._patching: from here
+    # editengine.engine._patching
     "editengine.engine._patching.x_apply_patch__mutmut_1": (
         "EditEngine.apply_patch always passes dry_run: this default is never used"
     ),
@@ -1310,8 +1305,7 @@ EQUIVALENT: dict[str, str] = {
         "a PatchFailed always carries a patch line (its hunk's or its operation's, never 0): "
         "the fallback after or is never used"
     ),
-    # editengine.engine._patching: to here
-    # editengine.engine._edit_equivalence: from here
+    # editengine.engine._edit_equivalence
     "editengine.engine._edit_equivalence.x_same_hunks__mutmut_72": (
         "mapped=None is falsy, the same as False"
     ),
@@ -1426,8 +1420,7 @@ EQUIVALENT: dict[str, str] = {
         "a token kept from the search pairs with an old_string token outside every "
         "requested change, which new_string keeps: new_index is None only with old_index"
     ),
-    # editengine.engine._edit_equivalence: to here
-    # editengine.engine._core: from here
+    # editengine.engine._core
     "editengine.engine._core.xǁEditCascadeǁedit__mutmut_1": (
         "a default of the Protocol's signature: the engine calls a real cascade, never this stub"
     ),
@@ -1449,7 +1442,6 @@ EQUIVALENT: dict[str, str] = {
     "editengine.engine._core.xǁEngineCoreǁ_after_fix__mutmut_68": (
         "settle reads the correction only when no fixer call is recorded; ask records one first"
     ),
-    # editengine.engine._core: to here
 }
 
 # Read by the code under test (prompt templates, the bundled benchmark).
