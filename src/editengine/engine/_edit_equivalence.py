@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
-from editengine._text import to_lf, unescape_once
+from editengine._text import leading_whitespace, to_lf, unescape_once
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _NAME = re.compile(r"[^\W\d]\w*")
@@ -770,15 +770,14 @@ def _indent_step(*texts: str) -> int:
 
 def _indent_at(text: str, position: int) -> str:
     line_start = text.rfind("\n", 0, position) + 1
-    line = text[line_start:]
-    return line[: len(line) - len(line.lstrip(" \t"))]
+    return leading_whitespace(text[line_start:])
 
 
 def _indent_unit(text: str) -> str:
     """The indentation of the first indented line of ``text`` ("" when none is): what the
     file indents with, for a change that starts on a line at column 0."""
     for line in text.split("\n"):
-        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        indent = leading_whitespace(line)
         if indent and line.strip():
             return indent
     return ""

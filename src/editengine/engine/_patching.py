@@ -529,15 +529,10 @@ def _hunk_state(path: str, dry_run: bool, hunk: Hunk | None = None) -> EditState
     return state
 
 
-def _hunk_at(parsed: Patch, path: str, line: int | None) -> Hunk | None:
-    """The parsed hunk of ``path`` starting on patch line ``line``: its texts give the
+def _hunks_by_place(parsed: Patch) -> dict[tuple[str, int], Hunk]:
+    """Each parsed hunk under its file and the patch line it starts on: its texts give the
     sizes telemetry reports, as an edit's old_string and new_string do."""
-    for operation in parsed.operations:
-        if operation.path == path:
-            for hunk in operation.hunks:
-                if hunk.line == line:
-                    return hunk
-    return None
+    return {(op.path, hunk.line): hunk for op in parsed.operations for hunk in op.hunks}
 
 
 def _telemetry_success(
@@ -551,8 +546,9 @@ def _telemetry_success(
     if not engine._observers:
         return
     elapsed = (time.perf_counter() - started) * 1000
+    parsed_hunks = _hunks_by_place(parsed)
     for hunk in result.hunks:
-        state = _hunk_state(hunk.path, dry_run, _hunk_at(parsed, hunk.path, hunk.line))
+        state = _hunk_state(hunk.path, dry_run, parsed_hunks.get((hunk.path, hunk.line)))
         state.attempts = list(hunk.trace)
         state.fixer = calls.get((hunk.path, hunk.line))
         state.outcome = "no_change" if hunk.no_change else "success"
@@ -575,7 +571,8 @@ def _telemetry_failure(
     if not engine._observers:
         return
     # An operation's own failure names the operation's line, which no hunk starts on.
-    state = _hunk_state(error.path, dry_run, _hunk_at(parsed, error.path, error.line))
+    hunk = _hunks_by_place(parsed).get((error.path, error.line or 0))
+    state = _hunk_state(error.path, dry_run, hunk)
     cause = error.cause
     state.attempts = list(cause.trace) if isinstance(cause, MatchError) else []
     state.fixer = calls.get((error.path, error.line or 0))

@@ -20,6 +20,7 @@ from editengine.matching._lines import (
     line_view,
     strip_key,
     trim_blank_lines,
+    without_padding,
 )
 from editengine.matching._realign import realign_lines
 
@@ -288,7 +289,7 @@ class _ElisionMatch:
         return out
 
     def expand(self, new: str) -> str:
-        new_lines = _without_padding(_drop_edge_markers(new.split("\n")), *self.padding)
+        new_lines = without_padding(_drop_edge_markers(new.split("\n")), *self.padding)
         gaps = self.gaps()
         markers = [index for index, line in enumerate(new_lines) if is_marker(line)]
         if not markers and _spells_out(new_lines, gaps):
@@ -377,17 +378,6 @@ def _drop_edge_markers(lines: list[str]) -> list[str]:
     ):
         lines = lines[:-1]
     return lines
-
-
-def _without_padding(lines: list[str], head: int, tail: int) -> list[str]:
-    """``lines`` without up to ``head`` blank lines at the start and ``tail`` at the end:
-    the blank lines old_string was padded with, which new_string repeats."""
-    start, end = 0, len(lines)
-    while start < head and end - start > 1 and not lines[start].strip():
-        start += 1
-    while len(lines) - end < tail and end - start > 1 and not lines[end - 1].strip():
-        end -= 1
-    return lines[start:end]
 
 
 def _first_real(lines: list[str]) -> int:

@@ -348,13 +348,7 @@ def without_blank_edges(old: str) -> tuple[OldLines, Callable[[str], str]]:
     def trim_new(new: str) -> str:
         ending = "\n" if new.endswith("\n") else ""
         new_lines = new[: len(new) - len(ending)].split("\n")
-        for _ in range(head):
-            if len(new_lines) > 1 and not new_lines[0].strip():
-                new_lines.pop(0)
-        for _ in range(tail):
-            if len(new_lines) > 1 and not new_lines[-1].strip():
-                new_lines.pop()
-        return "\n".join(new_lines) + ending
+        return "\n".join(without_padding(new_lines, head, tail)) + ending
 
     return OldLines(lines, old_lines.trailing_newline), trim_new
 
@@ -483,6 +477,17 @@ def with_quoted_padding(old_lines: Sequence[str], new_lines: list[str]) -> list[
     if tail and new_lines[-1].strip():
         new_lines = new_lines + [""] * tail
     return new_lines
+
+
+def without_padding(lines: Sequence[str], head: int, tail: int) -> list[str]:
+    """``lines`` without up to ``head`` blank lines at the start and ``tail`` at the end (one
+    line always kept): the blank lines old_string was padded with, which new_string repeats."""
+    start, end = 0, len(lines)
+    while start < head and end - start > 1 and not lines[start].strip():
+        start += 1
+    while len(lines) - end < tail and end - start > 1 and not lines[end - 1].strip():
+        end -= 1
+    return list(lines[start:end])
 
 
 def trim_blank_lines(lines: Sequence[str]) -> list[str]:
