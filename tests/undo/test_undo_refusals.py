@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from editengine._errors import BadRequest, EditError, JournalError, NothingToUndo, StaleFile
+from editengine._journal import JournalEntry
 from editengine.engine import EditEngine
 
 STALE_HINT = (
@@ -35,6 +36,27 @@ def tree(root: Path) -> dict[str, bytes | None]:
 
 
 # ---------------------------------------------------------------- the file changed since
+
+
+def after_each_journal_read(
+    engine: EditEngine, action: Callable[[int], object]
+) -> Callable[[], list[JournalEntry]]:
+    """Run ``action(n)`` right after the engine's journal is read for the n-th time, as
+    another writer would between the undo's reads; the journal's own reader is returned."""
+    journal = engine.journal
+    assert journal is not None
+    read_entries = journal.entries
+    reads = 0
+
+    def entries() -> list[JournalEntry]:
+        nonlocal reads
+        reads += 1
+        found = read_entries()
+        action(reads)
+        return found
+
+    journal.entries = entries  # type: ignore[method-assign]
+    return read_entries
 
 
 def test_a_file_changed_since_is_refused_naming_both_hashes_and_the_write(
@@ -279,19 +301,12 @@ def test_a_write_landing_while_the_undo_waits_for_its_locks_is_undone_instead(
     write("a.txt", "one\n")
     write("b.txt", "one\n")
     engine.edit("a.txt", "one", "two")
-    journal = engine.journal
-    assert journal is not None
-    read_entries = journal.entries
-    reads = {"n": 0}
 
-    def entries_with_a_write_after_the_first_read() -> object:
-        reads["n"] += 1
-        found = read_entries()
-        if reads["n"] == 1:
+    def write_after_the_first_read(reads: int) -> None:
+        if reads == 1:
             engine.edit("b.txt", "one", "two")
-        return found
 
-    journal.entries = entries_with_a_write_after_the_first_read  # type: ignore[method-assign]
+    after_each_journal_read(engine, write_after_the_first_read)
 
     result = engine.undo()
 
@@ -304,18 +319,13 @@ def test_a_journal_that_keeps_changing_is_given_up_after_five_plans_with_nothing
 ) -> None:
     write("a.txt", "0\n")
     engine.edit("a.txt", "0", "1")
-    journal = engine.journal
-    assert journal is not None
-    read_entries = journal.entries
-    reads = {"n": 0}
+    reads: list[int] = []
 
-    def entries_with_a_new_write_each_time() -> object:
-        reads["n"] += 1
-        found = read_entries()
-        engine.edit(f"f{reads['n']}.txt", "", "new\n")
-        return found
+    def a_new_write_each_time(read: int) -> None:
+        reads.append(read)
+        engine.edit(f"f{read}.txt", "", "new\n")
 
-    journal.entries = entries_with_a_new_write_each_time  # type: ignore[method-assign]
+    read_entries = after_each_journal_read(engine, a_new_write_each_time)
 
     with pytest.raises(JournalError) as caught:
         engine.undo()
@@ -324,7 +334,7 @@ def test_a_journal_that_keeps_changing_is_given_up_after_five_plans_with_nothing
         "The journal kept changing while the undo was being planned; nothing was restored."
     )
     assert caught.value.hint == "Other processes are editing these files. Retry in a moment."
-    assert reads["n"] == 10  # five plans, each read twice (before and after taking the locks)
+    assert len(reads) == 10  # five plans, each read twice (before and after taking the locks)
     assert (workspace / "a.txt").read_bytes() == b"1\n"
     assert all(entry.operation == "edit" for entry in read_entries())
 
@@ -549,19 +559,12 @@ def test_the_write_undone_elsewhere_while_the_undo_of_one_file_plans_names_that_
 ) -> None:
     write("a.txt", "one\n")
     engine.edit("a.txt", "one", "two")
-    journal = engine.journal
-    assert journal is not None
-    read_entries = journal.entries
-    reads = {"n": 0}
 
-    def entries_then_undone_elsewhere() -> object:
-        reads["n"] += 1
-        found = read_entries()
-        if reads["n"] == 1:
+    def undone_elsewhere_after_the_first_read(reads: int) -> None:
+        if reads == 1:
             make_engine().undo("a.txt")  # another engine takes it back first
-        return found
 
-    journal.entries = entries_then_undone_elsewhere  # type: ignore[method-assign]
+    after_each_journal_read(engine, undone_elsewhere_after_the_first_read)
 
     with pytest.raises(NothingToUndo) as caught:
         engine.undo("a.txt")
