@@ -1,6 +1,12 @@
-"""Tool-call integration: ``edit``, ``multiedit`` and ``apply_patch`` tool schemas for OpenAI
-and Anthropic, argument normalisation, the text a model reads back, and :class:`ToolCalls`,
-the ``handle_tool_call`` methods :class:`~editengine.EditEngine` takes on.
+"""Tool-call integration: the ``read``, ``edit``, ``multiedit`` and ``apply_patch`` tool
+schemas for OpenAI (Chat Completions and Responses, plain and strict) and Anthropic, the
+providers' built-in edit tools (:func:`anthropic_text_editor`, :func:`openai_apply_patch`),
+the text a model reads back (:class:`ToolResult`), and :class:`ToolCalls`, the
+``handle_tool_call`` methods :class:`~editengine.EditEngine` takes on.
+
+Every schema here is generated from the one request schema (``editengine._request``) that
+also checks the arguments, so a field means the same, and is refused with the same words,
+whichever way it arrives.
 
 The adapter sits on top of the engine: it knows the engine only as the edit methods a tool
 call reaches (:class:`ToolCalls` declares them), and the engine's own modules never import it.
@@ -9,154 +15,101 @@ call reaches (:class:`ToolCalls` declares them), and the engine's own modules ne
 ['edit', 'multiedit']
 >>> [tool["name"] for tool in anthropic_tools()]
 ['edit', 'multiedit']
-
-Why one long module: most of it is data, the schemas and descriptions for two providers
-written out.
+>>> [tool["name"] for tool in openai_responses_tools(ALL_TOOLS, strict=True)]
+['read', 'edit', 'multiedit', 'apply_patch']
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
-import json
-import logging
+import hashlib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from editengine._edits import EditSpec, canonical_arguments
-from editengine._errors import BadRequest, EditError, MultiEditFailed, PatchFailed
+from editengine import _request as rq
+from editengine._apply_patch_call import ApplyPatchCalls, openai_apply_patch, operation_patch
+from editengine._edits import EditSpec
+from editengine._errors import BadRequest, EditError
+from editengine._numbered import NumberedText, number_lines
 from editengine._resources import prompt_text
 from editengine._results import EditResult
-
-logger = logging.getLogger("editengine")
+from editengine._text_editor import (
+    TEXT_EDITOR_NAMES,
+    TEXT_EDITOR_TYPES,
+    TextEditor,
+    anthropic_text_editor,
+)
+from editengine._tool_answers import (
+    ToolResult,
+    format_error,
+    format_patch_error,
+    format_result,
+    internal_error,
+)
 
 __all__ = [
+    "ALL_TOOLS",
     "APPLY_PATCH_LARK_GRAMMAR",
     "APPLY_PATCH_TOOL",
     "EDIT_TOOL",
     "MULTIEDIT_TOOL",
+    "READ_TOOL",
+    "TEXT_EDITOR_NAMES",
+    "TEXT_EDITOR_TYPES",
+    "ApplyPatchCalls",
     "PatchCall",
+    "ReadAnswer",
+    "TextEditor",
     "ToolCall",
     "ToolCalls",
+    "ToolResult",
+    "anthropic_text_editor",
     "anthropic_tools",
     "format_error",
     "format_patch_error",
     "format_patch_result",
     "format_result",
     "is_patch_tool",
+    "is_text_editor_tool",
     "load_arguments",
+    "openai_apply_patch",
     "openai_builtin_apply_patch_tool",
     "openai_custom_apply_patch_tool",
+    "openai_responses_tools",
     "openai_tools",
     "parse_patch_call",
     "parse_tool_call",
+    "read_answer",
     "run_patch_tool",
     "tool_definitions",
     "tool_description",
+    "tool_parameters",
 ]
 
 EDIT_TOOL = "edit"
 MULTIEDIT_TOOL = "multiedit"
+READ_TOOL = "read"
 _TOOL_NAMES = {
     "edit": EDIT_TOOL,
     "multiedit": MULTIEDIT_TOOL,
     "multi_edit": MULTIEDIT_TOOL,
     "multiedits": MULTIEDIT_TOOL,
+    "read": READ_TOOL,
+    "read_file": READ_TOOL,
 }
+DEFAULT_READ_LIMIT = 2000
 
-_FILE_PATH = {
-    "type": "string",
-    "description": "Path of the file to edit, relative to the workspace root.",
-}
-_OLD_STRING = {
-    "type": "string",
-    "description": (
-        "The exact text to replace, copied from the file with its indentation; it must match "
-        "one place only, so include enough surrounding lines. Empty creates the file or "
-        "replaces it whole."
-    ),
-}
-_NEW_STRING = {
-    "type": "string",
-    "description": "The text to put in its place (must differ from old_string).",
-}
-_REPLACE_ALL = {
-    "type": "boolean",
-    "default": False,
-    "description": "Replace every occurrence of old_string (for renames). Default false.",
-}
-_INSTRUCTION = {
-    "type": "string",
-    "description": "One sentence saying what this edit does and why.",
-}
-
-EDIT_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "file_path": _FILE_PATH,
-        "old_string": _OLD_STRING,
-        "new_string": _NEW_STRING,
-        "replace_all": _REPLACE_ALL,
-        "instruction": _INSTRUCTION,
-    },
-    "required": ["file_path", "old_string", "new_string"],
-    "additionalProperties": False,
-}
-
-MULTIEDIT_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "file_path": _FILE_PATH,
-        "edits": {
-            "type": "array",
-            "minItems": 1,
-            "description": (
-                "Edits applied in order, each to the result of the ones before; "
-                "all of them are applied or none."
-            ),
-            "items": {
-                "type": "object",
-                "properties": {
-                    "old_string": _OLD_STRING,
-                    "new_string": _NEW_STRING,
-                    "replace_all": _REPLACE_ALL,
-                },
-                "required": ["old_string", "new_string"],
-                "additionalProperties": False,
-            },
-        },
-        "instruction": _INSTRUCTION,
-    },
-    "required": ["file_path", "edits"],
-    "additionalProperties": False,
-}
+# The published schemas, generated from the one request schema (editengine._request).
+EDIT_PARAMETERS: dict[str, Any] = rq.EDIT.json_schema()
+MULTIEDIT_PARAMETERS: dict[str, Any] = rq.MULTIEDIT.json_schema()
+READ_PARAMETERS: dict[str, Any] = rq.READ.json_schema()
 
 APPLY_PATCH_TOOL = "apply_patch"
 _PATCH_TOOL_NAMES = {"apply_patch", "applypatch", "patch"}
 
-APPLY_PATCH_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "patch": {
-            "type": "string",
-            "description": (
-                "The whole patch text: an apply_patch patch ('*** Begin Patch' ... "
-                "'*** End Patch'), a unified diff, or SEARCH/REPLACE blocks."
-            ),
-        },
-        "format": {
-            "type": "string",
-            "enum": ["auto", "apply_patch", "udiff", "search_replace"],
-            "default": "auto",
-            "description": "The patch format; 'auto' (default) detects it.",
-        },
-        "instruction": _INSTRUCTION,
-    },
-    "required": ["patch"],
-    "additionalProperties": False,
-}
+APPLY_PATCH_PARAMETERS: dict[str, Any] = rq.APPLY_PATCH.json_schema()
 
 # The apply_patch grammar (Lark), for OpenAI's free-form custom tools: the model's output is
 # constrained to a well-formed patch.
@@ -185,45 +138,82 @@ _PROMPTS = {
     EDIT_TOOL: "tool_edit.md",
     MULTIEDIT_TOOL: "tool_multiedit.md",
     APPLY_PATCH_TOOL: "tool_apply_patch.md",
+    READ_TOOL: "tool_read.md",
 }
-_PARAMETERS = {
-    EDIT_TOOL: EDIT_PARAMETERS,
-    MULTIEDIT_TOOL: MULTIEDIT_PARAMETERS,
-    APPLY_PATCH_TOOL: APPLY_PATCH_PARAMETERS,
+_SCHEMAS = {
+    EDIT_TOOL: rq.EDIT,
+    MULTIEDIT_TOOL: rq.MULTIEDIT,
+    APPLY_PATCH_TOOL: rq.APPLY_PATCH,
+    READ_TOOL: rq.READ,
 }
+# Every tool this module defines, in the order a model is best shown them.
+ALL_TOOLS = (READ_TOOL, EDIT_TOOL, MULTIEDIT_TOOL, APPLY_PATCH_TOOL)
 
-ToolFormat = Literal["openai", "anthropic"]
+ToolFormat = Literal["openai", "openai_responses", "anthropic"]
 
 
 def tool_description(tool: str) -> str:
     return prompt_text(_PROMPTS[tool]).strip()
 
 
-def openai_tools(tools: Sequence[str] = (EDIT_TOOL, MULTIEDIT_TOOL)) -> list[dict[str, Any]]:
-    """Tool definitions in the OpenAI function-calling format."""
+def tool_parameters(tool: str, *, strict: bool = False) -> dict[str, Any]:
+    """The JSON Schema of ``tool``'s arguments; ``strict=True`` in the form OpenAI's strict
+    mode takes (every property required, the optional ones nullable, nothing else allowed).
+    """
+    return _SCHEMAS[tool].json_schema(strict=strict)
+
+
+def openai_tools(
+    tools: Sequence[str] = (EDIT_TOOL, MULTIEDIT_TOOL), *, strict: bool = False
+) -> list[dict[str, Any]]:
+    """Tool definitions in the Chat Completions function-calling format
+    (``{"type": "function", "function": {...}}``)."""
+    definitions = []
+    for tool in tools:
+        function: dict[str, Any] = {
+            "name": tool,
+            "description": tool_description(tool),
+            "parameters": tool_parameters(tool, strict=strict),
+        }
+        if strict:
+            function["strict"] = True
+        definitions.append({"type": "function", "function": function})
+    return definitions
+
+
+def openai_responses_tools(
+    tools: Sequence[str] = (EDIT_TOOL, MULTIEDIT_TOOL), *, strict: bool = False
+) -> list[dict[str, Any]]:
+    """Tool definitions in the Responses API function-tool format (flat:
+    ``{"type": "function", "name", "description", "parameters", "strict"}``)."""
     return [
         {
             "type": "function",
-            "function": {
-                "name": tool,
-                "description": tool_description(tool),
-                "parameters": copy.deepcopy(_PARAMETERS[tool]),
-            },
-        }
-        for tool in tools
-    ]
-
-
-def anthropic_tools(tools: Sequence[str] = (EDIT_TOOL, MULTIEDIT_TOOL)) -> list[dict[str, Any]]:
-    """Tool definitions in the Anthropic Messages API format."""
-    return [
-        {
             "name": tool,
             "description": tool_description(tool),
-            "input_schema": copy.deepcopy(_PARAMETERS[tool]),
+            "parameters": tool_parameters(tool, strict=strict),
+            "strict": strict,
         }
         for tool in tools
     ]
+
+
+def anthropic_tools(
+    tools: Sequence[str] = (EDIT_TOOL, MULTIEDIT_TOOL), *, strict: bool = False
+) -> list[dict[str, Any]]:
+    """Tool definitions in the Anthropic Messages API format. ``strict=True`` marks them for
+    strict tool use (the input then matches the schema exactly)."""
+    definitions = []
+    for tool in tools:
+        definition: dict[str, Any] = {
+            "name": tool,
+            "description": tool_description(tool),
+            "input_schema": tool_parameters(tool),
+        }
+        if strict:
+            definition["strict"] = True
+        definitions.append(definition)
+    return definitions
 
 
 def openai_custom_apply_patch_tool(
@@ -256,20 +246,27 @@ def openai_custom_apply_patch_tool(
 
 
 def openai_builtin_apply_patch_tool() -> dict[str, Any]:
-    """OpenAI's built-in Responses API ``apply_patch`` tool; pass each call's ``operation``
-    (``{"type": "update_file", "path", "diff"}`` ...) to :meth:`EditEngine.handle_tool_call`
-    as ``{"operation": ...}``."""
+    """OpenAI's built-in Responses API ``apply_patch`` tool; answer each ``apply_patch_call``
+    item with :func:`openai_apply_patch` (or pass its ``operation`` to
+    :meth:`EditEngine.handle_tool_call` as ``{"operation": ...}``)."""
     return {"type": "apply_patch"}
 
 
 def tool_definitions(
-    format: ToolFormat, tools: Sequence[str] = (EDIT_TOOL, MULTIEDIT_TOOL)
+    format: ToolFormat,
+    tools: Sequence[str] = (EDIT_TOOL, MULTIEDIT_TOOL),
+    *,
+    strict: bool = False,
 ) -> list[dict[str, Any]]:
     if format == "openai":
-        return openai_tools(tools)
+        return openai_tools(tools, strict=strict)
+    if format == "openai_responses":
+        return openai_responses_tools(tools, strict=strict)
     if format == "anthropic":
-        return anthropic_tools(tools)
-    raise ValueError(f"unknown tool format {format!r}; use 'openai' or 'anthropic'")
+        return anthropic_tools(tools, strict=strict)
+    raise ValueError(
+        f"unknown tool format {format!r}; use 'openai', 'openai_responses' or 'anthropic'"
+    )
 
 
 # ---------------------------------------------------------------------- calls
@@ -283,143 +280,92 @@ class ToolCall:
     file_path: str
     edits: tuple[EditSpec, ...]
     instruction: str | None = None
+    expected_hash: str | None = None
+    overwrite: bool = False
 
 
 def parse_tool_call(name: object, arguments: Mapping[str, Any] | str | bytes) -> ToolCall:
-    """Validate a model's tool call; :class:`BadRequest` says what is wrong with it."""
+    """Validate a model's ``edit`` / ``multiedit`` call; :class:`BadRequest` says what is
+    wrong with it."""
     tool = _TOOL_NAMES.get(name.strip().lower()) if isinstance(name, str) else None
-    if tool is None:
+    if tool not in (EDIT_TOOL, MULTIEDIT_TOOL):
         raise BadRequest(
-            f"Unknown tool {name!r}. This handler runs the tools {EDIT_TOOL!r} and "
-            f"{MULTIEDIT_TOOL!r}."
+            f"Unknown tool {name!r}. This handler runs the tools {READ_TOOL!r}, "
+            f"{EDIT_TOOL!r}, {MULTIEDIT_TOOL!r} and {APPLY_PATCH_TOOL!r}."
         )
-    args = canonical_arguments(load_arguments(arguments))
-    file_path = args.get("file_path")
-    if not isinstance(file_path, str) or not file_path.strip():
-        raise BadRequest(f"{tool}: file_path is required and must be a non-empty string.")
-    instruction = _optional_text(args.get("instruction"), "instruction")
     if tool == EDIT_TOOL:
-        return ToolCall(tool, file_path, (_spec(args, tool),), instruction)
-    edits = args.get("edits")
-    if isinstance(edits, str):  # some models send the array JSON-encoded a second time
-        edits = _json(edits, what="edits")
-    if not isinstance(edits, list) or not edits:
-        raise BadRequest(
-            "multiedit: edits is required: a non-empty array of {old_string, new_string} objects."
+        values = rq.parse(rq.EDIT, arguments)
+        return ToolCall(
+            tool,
+            values["file_path"],
+            (rq.edit_spec(values),),
+            values["instruction"] or None,
+            values["expected_hash"],
+            values["overwrite"],
         )
-    specs = []
-    for index, item in enumerate(edits, 1):
-        if not isinstance(item, Mapping):
-            raise BadRequest(
-                f"multiedit: edit {index} must be an object with old_string and new_string."
-            )
-        try:
-            specs.append(_spec(canonical_arguments(item, where=f"edit {index}"), f"edit {index}"))
-        except BadRequest as error:
-            raise BadRequest(f"multiedit: {error.message}") from error
-    return ToolCall(tool, file_path, tuple(specs), instruction)
+    values = rq.parse(rq.MULTIEDIT, arguments)
+    edits = tuple(rq.edit_spec(item) for item in values["edits"])
+    return ToolCall(
+        tool, values["file_path"], edits, values["instruction"] or None, values["expected_hash"]
+    )
 
 
 def load_arguments(arguments: object) -> dict[str, Any]:
     """The arguments as a dict, from a dict or a JSON object string."""
-    if isinstance(arguments, (bytes, bytearray)):
-        try:
-            arguments = arguments.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise BadRequest("The tool arguments are not UTF-8 text.") from error
-    if isinstance(arguments, str):
-        arguments = _json(arguments, what="the tool arguments")
-    if not isinstance(arguments, Mapping):
-        raise BadRequest(
-            f"The tool arguments must be a JSON object, got {type(arguments).__name__}."
+    return rq.load_arguments(arguments)
+
+
+def format_patch_result(result: Any) -> str:
+    """The summary, notes, then the combined diff (the same text as :func:`format_result`)."""
+    return format_result(result)
+
+
+# ---------------------------------------------------------------------- read
+
+
+@dataclass(frozen=True)
+class ReadAnswer:
+    """What ``read`` shows: the numbered lines, a note (empty file, more to read), and what
+    a structured answer carries."""
+
+    file_path: str
+    numbered: NumberedText
+    note: str
+    sha256: str
+
+    @property
+    def truncated(self) -> bool:
+        return self.numbered.end_line < self.numbered.total_lines
+
+    @property
+    def blocks(self) -> list[str]:
+        return [part for part in (self.numbered.text, self.note) if part]
+
+    @property
+    def text(self) -> str:
+        return "\n\n".join(self.blocks)
+
+
+def read_answer(engine: Any, arguments: Mapping[str, Any] | str | bytes) -> ReadAnswer:
+    """Run a ``read`` call with ``engine`` (recorded in its read tracker as seen)."""
+    values = rq.parse(rq.READ, arguments)
+    path, start = values["file_path"], values["offset"] or 1
+    text = engine.read_file(path)
+    numbered = number_lines(text, start=start, limit=values["limit"] or DEFAULT_READ_LIMIT)
+    display = engine.workspace.resolve(path).display
+    note = ""
+    if numbered.total_lines == 0:
+        note = f"{display} is empty."
+    elif not numbered.text:
+        note = f"{display} has {numbered.total_lines} lines; offset {start} is past the end."
+    elif numbered.end_line < numbered.total_lines:
+        note = (
+            f"(Showing lines {numbered.start_line}-{numbered.end_line} of "
+            f"{numbered.total_lines}. Call read with offset={numbered.end_line + 1} "
+            "to continue.)"
         )
-    return dict(arguments)
-
-
-def _json(text: str, *, what: str) -> Any:
-    if not text.strip():
-        raise BadRequest(f"{what[0].upper()}{what[1:]} are empty; send a JSON object.")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise BadRequest(
-            f"{what[0].upper()}{what[1:]} are not valid JSON "
-            f"({error.msg} at line {error.lineno} column {error.colno})."
-        ) from error
-    except RecursionError:
-        raise BadRequest(f"{what[0].upper()}{what[1:]} are nested too deeply to read.") from None
-
-
-def _spec(args: Mapping[str, Any], where: str) -> EditSpec:
-    for name in ("old_string", "new_string"):
-        if name not in args:
-            raise BadRequest(f"{where}: {name} is required.")
-        if not isinstance(args[name], str):
-            raise BadRequest(f"{where}: {name} must be a string, got {type(args[name]).__name__}.")
-    return EditSpec(
-        old_string=args["old_string"],
-        new_string=args["new_string"],
-        replace_all=_flag(args.get("replace_all"), f"{where}: replace_all"),
-        expected_replacements=_count(args.get("expected_replacements"), where),
-        match_mode=_optional_text(args.get("match_mode"), "match_mode") or "auto",
-        instruction=_optional_text(args.get("instruction"), "instruction"),
-    )
-
-
-def _flag(value: object, what: str) -> bool:
-    if value is None:
-        return False
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
-    raise BadRequest(f"{what} must be true or false, got {value!r}.")
-
-
-def _count(value: object, where: str) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise BadRequest(f"{where}: expected_replacements must be a positive integer.")
-    return value
-
-
-def _optional_text(value: object, what: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise BadRequest(f"{what} must be a string, got {type(value).__name__}.")
-    return value or None
-
-
-# ---------------------------------------------------------------------- answers
-
-
-def format_result(result: EditResult) -> str:
-    """What a model reads after a successful edit: the summary, notes, then the diff."""
-    summary = result.summary
-    parts = [summary if summary.endswith((".", "!", "?")) else summary + "."]
-    parts.extend(result.notes)
-    if result.diff:
-        parts.append(result.diff.rstrip("\n"))
-    return "\n\n".join(parts)
-
-
-def format_error(error: EditError) -> str:
-    """What a model reads after a failed edit: code, what went wrong, what to do next."""
-    text = f"Error [{error.code}]: {error}"
-    if isinstance(error, MultiEditFailed):
-        text = f"Error [{error.code}/{error.cause.code}]: {error}"
-    cause = error.cause if isinstance(error, MultiEditFailed) else error
-    closest = getattr(cause, "closest", ())
-    where = [region.describe() for region in closest]
-    if where and not all(place in text for place in where):
-        text += "\nClosest text in the file: " + ", ".join(where) + "."
-    return text
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return ReadAnswer(display, numbered, note, digest)
 
 
 # ---------------------------------------------------------------------- apply_patch tool
@@ -427,6 +373,11 @@ def format_error(error: EditError) -> str:
 
 def is_patch_tool(name: object) -> bool:
     return isinstance(name, str) and name.strip().lower() in _PATCH_TOOL_NAMES
+
+
+def is_text_editor_tool(name: object) -> bool:
+    """Anthropic's text editor tool, by any of its names."""
+    return isinstance(name, str) and name.strip() in TEXT_EDITOR_NAMES
 
 
 @dataclass(frozen=True)
@@ -446,105 +397,35 @@ def parse_patch_call(arguments: object) -> PatchCall:
             arguments = arguments.decode("utf-8")
         except UnicodeDecodeError as error:
             raise BadRequest("The tool arguments are not UTF-8 text.") from error
-    if isinstance(arguments, str):
-        stripped = arguments.strip()
-        if not stripped.startswith("{"):
-            if not stripped:
-                raise BadRequest("apply_patch: the patch is empty; send the patch text.")
-            return PatchCall(arguments)  # a free-form (custom tool) call: the patch itself
-        arguments = _json(arguments, what="the tool arguments")
-    if not isinstance(arguments, Mapping):
-        raise BadRequest(
-            f"The tool arguments must be a JSON object, got {type(arguments).__name__}."
-        )
-    operation = arguments.get("operation")
-    if operation is not None:
-        return PatchCall(_operation_patch(operation))
-    patch = next(
-        (arguments[k] for k in ("patch", "patchText", "patch_text", "input") if k in arguments),
-        None,
-    )
-    if not isinstance(patch, str) or not patch.strip():
-        raise BadRequest("apply_patch: patch is required and must be the non-empty patch text.")
-    format = arguments.get("format") or "auto"
-    if not isinstance(format, str):
-        raise BadRequest(f"apply_patch: format must be a string, got {format!r}.")
-    return PatchCall(patch, format, _optional_text(arguments.get("instruction"), "instruction"))
+    if isinstance(arguments, str) and not arguments.strip().startswith("{"):
+        if not arguments.strip():
+            raise BadRequest("apply_patch: the patch is empty; send the patch text.")
+        # a free-form (custom tool) call: the patch itself
+        return PatchCall(rq.text(arguments, "patch"))
+    given = rq.load_arguments(arguments)
+    if given.get("operation") is not None:
+        return PatchCall(operation_patch(given["operation"]))
+    values = rq.parse(rq.APPLY_PATCH, given)
+    return PatchCall(values["patch"], values["format"], values["instruction"] or None)
 
 
-def _operation_patch(operation: object) -> str:
-    """A built-in apply_patch operation as an apply_patch patch."""
-    if not isinstance(operation, Mapping):
-        raise BadRequest("apply_patch: operation must be an object with type and path.")
-    kind, path, diff = operation.get("type"), operation.get("path"), operation.get("diff", "")
-    if not isinstance(path, str) or not path.strip():
-        raise BadRequest("apply_patch: operation.path is required.")
-    if not isinstance(diff, str):
-        raise BadRequest("apply_patch: operation.diff must be a string.")
-    body = diff if diff.endswith("\n") or not diff else diff + "\n"
-    if kind == "create_file":
-        lines = body.splitlines(keepends=True)
-        if any(line and not line.startswith("+") for line in lines):
-            body = "".join("+" + line for line in lines)
-        return f"*** Begin Patch\n*** Add File: {path}\n{body}*** End Patch\n"
-    if kind == "update_file":
-        return f"*** Begin Patch\n*** Update File: {path}\n{body}*** End Patch\n"
-    if kind == "delete_file":
-        return f"*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n"
-    raise BadRequest(
-        f"apply_patch: unknown operation type {kind!r}; use create_file, update_file or "
-        "delete_file."
-    )
-
-
-def run_patch_tool(apply: Any, arguments: object) -> str:
+def run_patch_tool(apply: Any, arguments: object) -> ToolResult:
     """Run an ``apply_patch`` tool call with ``apply`` (``EditEngine.apply_patch``); the text
     the model reads back. Never raises."""
     try:
         call = parse_patch_call(arguments)
         result = apply(call.patch, format=call.format, instruction=call.instruction)
     except EditError as error:
-        return format_patch_error(error)
+        return ToolResult(format_patch_error(error), is_error=True, code=error.code)
     except Exception as error:  # a tool loop must get an answer, not a crash
-        logger.error("apply_patch tool call failed", exc_info=error)
-        return (
-            f"Error [internal_error]: the patch failed unexpectedly ({type(error).__name__}: "
-            f"{error}). Re-read the files before trying again."
-        )
-    return format_patch_result(result)
-
-
-def format_patch_result(result: Any) -> str:
-    """The summary, notes, then the combined diff."""
-    summary = result.summary
-    parts = [summary if summary.endswith((".", "!", "?")) else summary + "."]
-    parts.extend(result.notes)
-    if result.diff:
-        parts.append(result.diff.rstrip("\n"))
-    return "\n\n".join(parts)
-
-
-def format_patch_error(error: EditError) -> str:
-    """Code, what went wrong (the failing hunk and its patch line), and the closest text."""
-    if not isinstance(error, PatchFailed):
-        return format_error(error)
-    text = f"Error [{error.code}/{error.cause.code}]: {error}"
-    closest = getattr(error.cause, "closest", ()) or getattr(error.cause, "candidates", ())
-    where = [region.describe() for region in closest]
-    if where and not all(place in text for place in where):
-        text += f"\nClosest text in {error.path}: " + ", ".join(where) + "."
-    if error.old_lines:
-        quoted = error.old_lines.splitlines()
-        shown = quoted[:20] + ([f"... ({len(quoted) - 20} more lines)"] if len(quoted) > 20 else [])
-        text += f"\nThe hunk's old lines (patch line {error.line}):\n" + "\n".join(
-            "    " + line for line in shown
-        )
-    return text
+        return internal_error(error, what="the patch")
+    return ToolResult(format_result(result))
 
 
 class ToolCalls:
     """``handle_tool_call`` and ``ahandle_tool_call``: a tool call run by the edit methods of
-    the class this is mixed into (:class:`~editengine.EditEngine`), answered as text."""
+    the class this is mixed into (:class:`~editengine.EditEngine`), answered as a
+    :class:`ToolResult` (the text a model reads, with ``is_error``)."""
 
     if TYPE_CHECKING:
         # The engine's methods a tool call reaches; the engine class provides them.
@@ -558,6 +439,7 @@ class ToolCalls:
             replace_all: bool = False,
             expected_replacements: int | None = None,
             match_mode: str = "auto",
+            expected_hash: str | None = None,
         ) -> EditResult: ...
 
         async def aedit(
@@ -570,6 +452,7 @@ class ToolCalls:
             replace_all: bool = False,
             expected_replacements: int | None = None,
             match_mode: str = "auto",
+            expected_hash: str | None = None,
         ) -> EditResult: ...
 
         def multi_edit(
@@ -578,6 +461,7 @@ class ToolCalls:
             edits: Sequence[EditSpec | Mapping[str, Any]],
             *,
             instruction: str | None = None,
+            expected_hash: str | None = None,
         ) -> EditResult: ...
 
         async def amulti_edit(
@@ -586,21 +470,28 @@ class ToolCalls:
             edits: Sequence[EditSpec | Mapping[str, Any]],
             *,
             instruction: str | None = None,
+            expected_hash: str | None = None,
         ) -> EditResult: ...
 
         def apply_patch(
             self, patch: str, *, format: str = "auto", instruction: str | None = None
         ) -> Any: ...
 
-    def handle_tool_call(self, name: str, arguments: Mapping[str, Any] | str) -> str:
-        """Run an ``edit`` / ``multiedit`` / ``apply_patch`` tool call; the text the model
-        should read back.
+    def handle_tool_call(self, name: str, arguments: Mapping[str, Any] | str) -> ToolResult:
+        """Run a ``read`` / ``edit`` / ``multiedit`` / ``apply_patch`` call, or a call of
+        Anthropic's text editor tool (``str_replace_based_edit_tool``,
+        ``str_replace_editor``); the answer the model should read back.
 
-        Never raises: a malformed call answers ``Error [bad_request]: ...``.
+        Never raises: a malformed call answers ``Error [bad_request]: ...`` with
+        ``is_error`` set. The answer is a ``str``, as it always was.
         """
         if is_patch_tool(name):
             return run_patch_tool(self.apply_patch, arguments)
+        if is_text_editor_tool(name):
+            return TextEditor(self)(arguments)  # type: ignore[arg-type]
         try:
+            if isinstance(name, str) and _TOOL_NAMES.get(name.strip().lower()) == READ_TOOL:
+                return ToolResult(read_answer(self, arguments).text)
             call = parse_tool_call(name, arguments)
             if call.tool == EDIT_TOOL:
                 spec = call.edits[0]
@@ -608,21 +499,29 @@ class ToolCalls:
                     call.file_path, spec.old_string, spec.new_string,
                     instruction=spec.instruction, replace_all=spec.replace_all,
                     expected_replacements=spec.expected_replacements,
-                    match_mode=spec.match_mode,
+                    match_mode=spec.match_mode, **_write_options(call),
                 )  # fmt: skip
             else:
-                result = self.multi_edit(call.file_path, call.edits, instruction=call.instruction)
+                result = self.multi_edit(
+                    call.file_path, call.edits, instruction=call.instruction,
+                    **_write_options(call),
+                )  # fmt: skip
         except EditError as error:
-            return format_error(error)
+            return ToolResult.error(error)
         except Exception as error:  # a tool loop must get an answer, not a crash
-            return _internal_error(error)
-        return format_result(result)
+            return internal_error(error)
+        return ToolResult(format_result(result))
 
-    async def ahandle_tool_call(self, name: str, arguments: Mapping[str, Any] | str) -> str:
+    async def ahandle_tool_call(self, name: str, arguments: Mapping[str, Any] | str) -> ToolResult:
         """Async twin of :meth:`handle_tool_call`."""
         if is_patch_tool(name):
             return await asyncio.to_thread(run_patch_tool, self.apply_patch, arguments)
+        if is_text_editor_tool(name):
+            return await TextEditor(self).acall(arguments)  # type: ignore[arg-type]
         try:
+            if isinstance(name, str) and _TOOL_NAMES.get(name.strip().lower()) == READ_TOOL:
+                answer = await asyncio.to_thread(read_answer, self, arguments)
+                return ToolResult(answer.text)
             call = parse_tool_call(name, arguments)
             if call.tool == EDIT_TOOL:
                 spec = call.edits[0]
@@ -630,22 +529,26 @@ class ToolCalls:
                     call.file_path, spec.old_string, spec.new_string,
                     instruction=spec.instruction, replace_all=spec.replace_all,
                     expected_replacements=spec.expected_replacements,
-                    match_mode=spec.match_mode,
+                    match_mode=spec.match_mode, **_write_options(call),
                 )  # fmt: skip
             else:
                 result = await self.amulti_edit(
-                    call.file_path, call.edits, instruction=call.instruction
-                )
+                    call.file_path, call.edits, instruction=call.instruction,
+                    **_write_options(call),
+                )  # fmt: skip
         except EditError as error:
-            return format_error(error)
+            return ToolResult.error(error)
         except Exception as error:
-            return _internal_error(error)
-        return format_result(result)
+            return internal_error(error)
+        return ToolResult(format_result(result))
 
 
-def _internal_error(error: Exception) -> str:
-    logger.error("unexpected error while handling a tool call", exc_info=error)
-    return (
-        f"Error [internal_error]: the edit failed unexpectedly ({type(error).__name__}: {error}). "
-        "Re-read the file to see its current state before trying again."
-    )
+def _write_options(call: ToolCall) -> dict[str, Any]:
+    """The write guards a call carries, passed on only when given (``overwrite`` is the
+    engine's permission to replace a non-empty file whole)."""
+    options: dict[str, Any] = {}
+    if call.expected_hash is not None:
+        options["expected_hash"] = call.expected_hash
+    if call.overwrite:
+        options["overwrite"] = True
+    return options
