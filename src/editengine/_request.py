@@ -127,7 +127,7 @@ class Field:
             schema = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
         elif self.kind == "files":
             schema = {"type": "object", "additionalProperties": {"type": "string"}}
-        elif self.kind == "enum":
+        elif self.choices:
             schema = {"type": "string", "enum": list(self.choices)}
         else:
             schema = {"type": "string"}
@@ -442,9 +442,11 @@ APPLY_PATCH = Schema(
             required=True,
             aliases=("patch", "patchText", "patch_text", "input"),
         ),
+        # The engine judges the format (bad_patch names the ones it knows); the schema
+        # offers them.
         Field(
             "format",
-            "enum",
+            "string",
             "The patch format; 'auto' (default) detects it.",
             default="auto",
             choices=PATCH_FORMATS,
@@ -504,7 +506,7 @@ BATCH_PATCH = Schema(
             aliases=("files",),
         ),
         Field("patch", "string", "The patch text.", required=True, aliases=("patch",)),
-        Field("format", "enum", default="auto", choices=PATCH_FORMATS, aliases=("format",)),
+        Field("format", "string", default="auto", choices=PATCH_FORMATS, aliases=("format",)),
     ),
 )
 

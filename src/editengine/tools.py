@@ -86,6 +86,7 @@ __all__ = [
     "tool_definitions",
     "tool_description",
     "tool_parameters",
+    "write_options",
 ]
 
 EDIT_TOOL = "edit"
@@ -364,7 +365,7 @@ def read_answer(engine: Any, arguments: Mapping[str, Any] | str | bytes) -> Read
             f"{numbered.total_lines}. Call read with offset={numbered.end_line + 1} "
             "to continue.)"
         )
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return ReadAnswer(display, numbered, note, digest)
 
 
@@ -406,7 +407,7 @@ def parse_patch_call(arguments: object) -> PatchCall:
     if given.get("operation") is not None:
         return PatchCall(operation_patch(given["operation"]))
     values = rq.parse(rq.APPLY_PATCH, given)
-    return PatchCall(values["patch"], values["format"], values["instruction"] or None)
+    return PatchCall(values["patch"], values["format"] or "auto", values["instruction"] or None)
 
 
 def run_patch_tool(apply: Any, arguments: object) -> ToolResult:
@@ -499,12 +500,12 @@ class ToolCalls:
                     call.file_path, spec.old_string, spec.new_string,
                     instruction=spec.instruction, replace_all=spec.replace_all,
                     expected_replacements=spec.expected_replacements,
-                    match_mode=spec.match_mode, **_write_options(call),
+                    match_mode=spec.match_mode, **write_options(call),
                 )  # fmt: skip
             else:
                 result = self.multi_edit(
                     call.file_path, call.edits, instruction=call.instruction,
-                    **_write_options(call),
+                    **write_options(call),
                 )  # fmt: skip
         except EditError as error:
             return ToolResult.error(error)
@@ -529,12 +530,12 @@ class ToolCalls:
                     call.file_path, spec.old_string, spec.new_string,
                     instruction=spec.instruction, replace_all=spec.replace_all,
                     expected_replacements=spec.expected_replacements,
-                    match_mode=spec.match_mode, **_write_options(call),
+                    match_mode=spec.match_mode, **write_options(call),
                 )  # fmt: skip
             else:
                 result = await self.amulti_edit(
                     call.file_path, call.edits, instruction=call.instruction,
-                    **_write_options(call),
+                    **write_options(call),
                 )  # fmt: skip
         except EditError as error:
             return ToolResult.error(error)
@@ -543,7 +544,7 @@ class ToolCalls:
         return ToolResult(format_result(result))
 
 
-def _write_options(call: ToolCall) -> dict[str, Any]:
+def write_options(call: ToolCall) -> dict[str, Any]:
     """The write guards a call carries, passed on only when given (``overwrite`` is the
     engine's permission to replace a non-empty file whole)."""
     options: dict[str, Any] = {}

@@ -56,7 +56,10 @@ async def test_read_numbers_lines_and_pages(engine: EditEngine) -> None:
     assert rest.structured_content == {
         "file_path": "big.txt", "start_line": 2001, "end_line": 2500, "total_lines": 2500,
         "sha256": first.structured_content["sha256"], "truncated": False,
+        "text": rest.content[0].text,
     }  # fmt: skip
+    # the structured answer (what some clients show the model) carries the lines themselves
+    assert first.structured_content["text"] == first.content[0].text
 
 
 async def test_read_shows_a_bom_free_crlf_file_and_says_when_empty(engine: EditEngine) -> None:

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import functools
+import inspect
 import sys
 import time
 from typing import IO, Any
 
+from editengine import _request as rq
 from editengine._errors import BadRequest, EditError
-from editengine.cli._io import boolean, json_line, parse_json
+from editengine.cli._io import json_line, parse_json
 from editengine.matching._cascade import edit_text
-
-_FIELDS = {
-    "content": str,
-    "old_string": str,
-    "new_string": str,
-}
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,21 +51,19 @@ def handle_line(line: str | bytes) -> dict[str, Any]:
         if not isinstance(request_id, (str, int, float, bool, type(None))):
             request_id = None  # echo only scalar ids back
             raise BadRequest("Field 'id' must be a string, a number or null.")
+        if isinstance(request_id, str):
+            rq.text(request_id, "id")
         if "patch" in request:
             return _patch_answer(request, started)
-        for name, kind in _FIELDS.items():
-            if not isinstance(request.get(name), kind):
-                raise BadRequest(f"Field {name!r} is required and must be a string.")
-        match_mode = request.get("match_mode")
-        if match_mode is not None and not isinstance(match_mode, str):
-            raise BadRequest("Field 'match_mode' must be a string.")
+        values = rq.parse(rq.BATCH_EDIT, request)
         result = edit_text(
-            request["content"],
-            request["old_string"],
-            request["new_string"],
-            replace_all=boolean(request, "replace_all"),
-            expected_replacements=request.get("expected_replacements"),
-            match_mode=match_mode or "auto",
+            values["content"],
+            values["old_string"],
+            values["new_string"],
+            replace_all=values["replace_all"],
+            expected_replacements=values["expected_replacements"],
+            match_mode=values["match_mode"] or "auto",
+            **_pure_options(values),
         )
         answer: dict[str, Any] = {
             "id": request_id,
@@ -97,20 +92,34 @@ def _patch_answer(request: dict[str, Any], started: float) -> dict[str, Any]:
 
     answer: dict[str, Any] = {"id": request.get("id")}
     try:
-        files = request.get("files", {})
-        if not isinstance(files, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in files.items()
-        ):
-            raise BadRequest("Field 'files' must be an object mapping paths to file contents.")
-        if not isinstance(request["patch"], str):
-            raise BadRequest("Field 'patch' must be a string.")
-        result = apply_patch(files, request["patch"], format=request.get("format") or "auto")
+        values = rq.parse(rq.BATCH_PATCH, request)
+        result = apply_patch(values["files"], values["patch"], format=values["format"] or "auto")
         answer.update(ok=True, files=result.files, strategy=result.strategy, error=None,
                       error_code=None)  # fmt: skip
     except EditError as exc:
         answer.update(ok=False, files=None, strategy=None, error=str(exc), error_code=exc.code)
     answer["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
     return answer
+
+
+def _pure_options(values: dict[str, Any]) -> dict[str, Any]:
+    """The request's optional guards (``path``, ``overwrite``, ``expected_hash``) that were
+    given and that :func:`edit_text` takes."""
+    given = {
+        "path": values["path"],
+        "overwrite": values["overwrite"] or None,
+        "expected_hash": values["expected_hash"],
+    }
+    return {
+        name: value
+        for name, value in given.items()
+        if value is not None and name in _edit_text_keywords()
+    }
+
+
+@functools.cache
+def _edit_text_keywords() -> frozenset[str]:
+    return frozenset(inspect.signature(edit_text).parameters)
 
 
 def _error_answer(request_id: Any, code: str, message: str) -> dict[str, Any]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextvars
 import copy
-import hashlib
 import logging
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any
@@ -40,25 +39,26 @@ from mcp_types import (
 )
 from pydantic import BaseModel, Field
 
+from editengine import _request as rq
 from editengine import tools as _tools
 from editengine._edits import ConfirmRequest, Decision
 from editengine._errors import (
     AmbiguousMatch,
-    BadRequest,
     CountMismatch,
     EditError,
     EditRejected,
     MultiEditFailed,
 )
-from editengine._numbered import format_line, number_lines, split_lines
+from editengine._numbered import format_line, split_lines
 from editengine._resources import prompt_text
 from editengine._results import EditResult
+from editengine._version import __version__
 from editengine.engine import EditEngine
 from editengine.files import read_snapshot
 
 logger = logging.getLogger("editengine")
 
-DEFAULT_READ_LIMIT = 2000
+DEFAULT_READ_LIMIT = _tools.DEFAULT_READ_LIMIT
 _CANDIDATE_LINES = 12  # lines shown per ambiguous candidate
 _CANDIDATES_SHOWN = 5
 
@@ -82,6 +82,10 @@ class ReadOutput(BaseModel):
     total_lines: int
     sha256: str = Field(description="sha256 of the file's bytes as read")
     truncated: bool = Field(description="more lines follow end_line")
+    text: str = Field(
+        description="the lines shown, each as its number, a tab and the line (never copy "
+        "the number and the tab into old_string)"
+    )
 
 
 class EditOutput(BaseModel):
@@ -120,68 +124,10 @@ class PatchOutput(BaseModel):
 
 # ---------------------------------------------------------------------- input schemas
 
-READ_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "file_path": {
-            "type": "string",
-            "description": "Path of the file to read, relative to the workspace root.",
-        },
-        "offset": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "First line to show, 1-based (default 1).",
-        },
-        "limit": {
-            "type": "integer",
-            "minimum": 1,
-            "description": f"How many lines to show (default {DEFAULT_READ_LIMIT}).",
-        },
-    },
-    "required": ["file_path"],
-    "additionalProperties": False,
-}
-
-UNDO_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "file_path": {
-            "type": "string",
-            "description": "Undo the last edit of this file (default: the last edit anywhere).",
-        },
-        "steps": {
-            "type": "integer",
-            "minimum": 1,
-            "default": 1,
-            "description": "How many edits to undo, newest first (default 1).",
-        },
-        "redo": {
-            "type": "boolean",
-            "default": False,
-            "description": "Reverse the last undo instead.",
-        },
-    },
-    "additionalProperties": False,
-}
-
-APPLY_PATCH_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "patch": {"type": "string", "description": "The patch text."},
-        "format": {
-            "type": "string",
-            "enum": ["auto", "search_replace", "udiff", "apply_patch"],
-            "default": "auto",
-            "description": "The patch format; auto detects it.",
-        },
-        "instruction": {
-            "type": "string",
-            "description": "One sentence saying what the patch does and why.",
-        },
-    },
-    "required": ["patch"],
-    "additionalProperties": False,
-}
+# Generated from the one request schema (editengine._request), as the tool-call schemas are.
+READ_PARAMETERS: dict[str, Any] = rq.READ.json_schema()
+UNDO_PARAMETERS: dict[str, Any] = rq.UNDO.json_schema()
+APPLY_PATCH_PARAMETERS: dict[str, Any] = rq.APPLY_PATCH.json_schema()
 
 
 # ---------------------------------------------------------------------- the server
@@ -222,6 +168,7 @@ def build_server(engine: EditEngine, *, confirm: bool = False) -> MCPServer:
             "relative to that root. Every edit can be undone with the undo tool."
         ),
         tools=tools,
+        version=__version__,
         log_level="WARNING",
     )
 
@@ -265,41 +212,23 @@ def _read_tool(engine: EditEngine) -> Callable[..., Any]:
         arguments: dict[str, Any], ctx: Context
     ) -> Annotated[CallToolResult, ReadOutput]:
         try:
-            path = _required_text(arguments.get("file_path"), "read", "file_path")
-            start = _positive(arguments.get("offset"), "offset", default=1)
-            count = _positive(arguments.get("limit"), "limit", default=DEFAULT_READ_LIMIT)
-            text = await anyio.to_thread.run_sync(engine.read_file, path)
+            answer = await anyio.to_thread.run_sync(_tools.read_answer, engine, arguments)
         except EditError as error:
             return _error(error)
         except Exception as error:
             return _internal(error)
-        numbered = number_lines(text, start=start, limit=count)
-        target = engine.workspace.resolve(path)
-        truncated = numbered.end_line < numbered.total_lines
-        blocks = [numbered.text] if numbered.text else []
-        if numbered.total_lines == 0:
-            blocks.append(f"{target.display} is empty.")
-        elif not numbered.text:
-            blocks.append(
-                f"{target.display} has {numbered.total_lines} lines; offset {start} is past "
-                "the end."
-            )
-        elif truncated:
-            blocks.append(
-                f"(Showing lines {numbered.start_line}-{numbered.end_line} of "
-                f"{numbered.total_lines}. Call read with offset={numbered.end_line + 1} "
-                "to continue.)"
-            )
+        numbered = answer.numbered
         output = ReadOutput(
-            file_path=target.display,
+            file_path=answer.file_path,
             start_line=numbered.start_line,
             end_line=numbered.end_line,
             total_lines=numbered.total_lines,
-            sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
-            truncated=truncated,
+            sha256=answer.sha256,
+            truncated=answer.truncated,
+            text=numbered.text,
         )
         return CallToolResult(
-            content=[TextContent(type="text", text=block) for block in blocks],
+            content=[TextContent(type="text", text=block) for block in answer.blocks],
             structured_content=output.model_dump(mode="json"),
         )
 
@@ -331,11 +260,9 @@ def _undo_tool(engine: EditEngine) -> Callable[..., Any]:
         arguments: dict[str, Any], ctx: Context
     ) -> Annotated[CallToolResult, UndoOutput]:
         try:
-            given = arguments.get("file_path")
-            path = None if given is None else _required_text(given, "undo", "file_path")
-            count = _positive(arguments.get("steps"), "steps", default=1)
-            again = _flag(arguments.get("redo"), "redo")
-            action = engine.redo if again else engine.undo
+            values = rq.parse(rq.UNDO, arguments)
+            action = engine.redo if values["redo"] else engine.undo
+            path, count = values["file_path"], values["steps"]
             result = await anyio.to_thread.run_sync(lambda: action(path, steps=count))
         except EditError as error:
             return _error(error)
@@ -369,9 +296,9 @@ def _apply_patch_tool(engine: EditEngine) -> Callable[..., Any]:
         arguments: dict[str, Any], ctx: Context
     ) -> Annotated[CallToolResult, PatchOutput]:
         try:
-            text = _required_text(arguments.get("patch"), "apply_patch", "patch")
-            form = _optional_text(arguments.get("format"), "format") or "auto"
-            note = _optional_text(arguments.get("instruction"), "instruction")
+            values = rq.parse(rq.APPLY_PATCH, arguments)
+            text, note = values["patch"], values["instruction"] or None
+            form = values["format"] or "auto"
             apply = engine.apply_patch
             result = await anyio.to_thread.run_sync(
                 lambda: apply(text, format=form, instruction=note)
@@ -420,17 +347,21 @@ async def _apply(
     engine: EditEngine, call: _tools.ToolCall, *, dry_run: bool = False,
     expected_hash: str | None = None,
 ) -> EditResult:  # fmt: skip
+    # The call's own guards (expected_hash, overwrite) travel with it; an approval round's
+    # hash (the file the user saw) takes the place of the call's.
+    options = _tools.write_options(call)
+    if expected_hash is not None:
+        options["expected_hash"] = expected_hash
     if call.tool == _tools.EDIT_TOOL:
         spec = call.edits[0]
         return await engine.aedit(
             call.file_path, spec.old_string, spec.new_string,
             instruction=spec.instruction, replace_all=spec.replace_all,
             expected_replacements=spec.expected_replacements, match_mode=spec.match_mode,
-            dry_run=dry_run, expected_hash=expected_hash,
+            dry_run=dry_run, **options,
         )  # fmt: skip
     return await engine.amulti_edit(
-        call.file_path, call.edits, instruction=call.instruction,
-        dry_run=dry_run, expected_hash=expected_hash,
+        call.file_path, call.edits, instruction=call.instruction, dry_run=dry_run, **options,
     )  # fmt: skip
 
 
@@ -534,46 +465,6 @@ def _candidate_lines(engine: EditEngine, file_path: str, error: EditError) -> st
     if more > 0:
         blocks.append(f"... and {more} more.")
     return "\n\n".join(blocks)
-
-
-def _required_text(value: object, tool: str, name: str) -> str:
-    if value is None:
-        raise BadRequest(f"{tool}: {name} is required.")
-    if not isinstance(value, str):
-        raise BadRequest(f"{tool}: {name} must be a string, got {type(value).__name__}.")
-    if not value.strip():
-        raise BadRequest(f"{tool}: {name} must not be empty.")
-    return value
-
-
-def _optional_text(value: object, name: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise BadRequest(f"{name} must be a string, got {type(value).__name__}.")
-    return value or None
-
-
-def _flag(value: object, name: str) -> bool:
-    if value is None:
-        return False
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
-    raise BadRequest(f"{name} must be true or false, got {value!r}.")
-
-
-def _positive(value: object, name: str, *, default: int) -> int:
-    if value is None:
-        return default
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise BadRequest(f"{name} must be a positive integer, got {value!r}.")
-    return value
 
 
 # ---------------------------------------------------------------------- approval
