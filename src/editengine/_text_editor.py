@@ -11,6 +11,7 @@ Every write goes through the engine: the workspace guard, the whole matching cas
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -120,7 +121,6 @@ class TextEditor:
                 f"create: {target.display} already exists ({snapshot.lines} lines); create "
                 "never overwrites a file. Use str_replace to change it, or view it first."
             )
-        _make_parents(self.engine.root, target.real)
         result = self.engine.edit(path, "", args["file_text"])
         return ToolResult(format_result(result))
 
@@ -145,7 +145,10 @@ class TextEditor:
             result = self.engine.edit(path, old, new, expected_hash=snapshot.sha256)
         else:  # nothing around the place can name it: the whole text, checked by its hash
             result = self.engine.edit(path, "", new + "\n", expected_hash=snapshot.sha256)
-        return ToolResult(format_result(result))
+        count = body.count("\n") + 1
+        where = "at the start" if line == 0 else f"after line {line}"
+        summary = f"Inserted {count} line{'s' if count != 1 else ''} {where} of {result.file_path}"
+        return ToolResult(format_result(dataclasses.replace(result, summary=summary)))
 
     def _undo_edit(self, given: Mapping[str, Any]) -> ToolResult:
         args = rq.parse(rq.TEXT_EDITOR_UNDO, given)
@@ -214,16 +217,6 @@ def _insertion(lines: list[str], line: int, inserted: list[str]) -> tuple[str, s
 def _occurs_once(text: str, part: str) -> bool:
     first = text.find(part)
     return first >= 0 and text.find(part, first + 1) == -1
-
-
-def _make_parents(root: Path, path: Path) -> None:
-    """Create the folders above a new file (inside the workspace, which the guard checked)."""
-    parent = path.parent
-    if parent.is_dir():
-        return
-    if not parent.resolve().is_relative_to(Path(root).resolve()):
-        return  # the engine refuses it with its own message
-    parent.mkdir(parents=True, exist_ok=True)
 
 
 def _listing(folder: Path, root: Path) -> str:
