@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from editengine._errors import BadRequest, EditError
+from editengine._request import text
 from editengine._tool_answers import ToolResult, format_patch_error, format_result, internal_error
 
 if TYPE_CHECKING:
@@ -36,9 +37,12 @@ class ApplyPatchCalls:
         return {"type": "apply_patch"}
 
     def __call__(self, item: Any) -> dict[str, Any]:
-        call = _as_mapping(item)
+        try:
+            call = _as_mapping(item)
+        except BadRequest:
+            call = {}
         call_id = call.get("call_id")
-        answer = self.result(call)
+        answer = self.result(item)
         output: dict[str, Any] = {
             "type": "apply_patch_call_output",
             "call_id": call_id if isinstance(call_id, str) else "",
@@ -101,14 +105,14 @@ def operation_patch(operation: object) -> str:
     if not isinstance(operation, Mapping):
         raise BadRequest("apply_patch: operation must be an object with type and path.")
     kind, path, diff = operation.get("type"), operation.get("path"), operation.get("diff")
-    if not isinstance(path, str) or not path.strip():
+    if path is None:
         raise BadRequest("apply_patch: operation.path is required.")
+    path = text(path, "operation.path", empty=False)
     if "\n" in path or "\r" in path:
         raise BadRequest("apply_patch: operation.path must be one line.")
     if diff is None:
         diff = ""
-    if not isinstance(diff, str):
-        raise BadRequest("apply_patch: operation.diff must be a string.")
+    diff = text(diff, "operation.diff")
     body = diff if diff.endswith("\n") or not diff else diff + "\n"
     if kind == "create_file":
         lines = body.splitlines(keepends=True)

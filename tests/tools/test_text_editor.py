@@ -27,9 +27,7 @@ def test_view_numbers_the_lines_and_honours_view_range(engine: EditEngine) -> No
     assert past.is_error and past.code == "bad_request" and "has 5 lines" in past.text
 
 
-@pytest.mark.parametrize(
-    "view_range", [[0, 2], [3, 2], [1], [1, "2"], "1,2", [True, 2], [1, -2]]
-)
+@pytest.mark.parametrize("view_range", [[0, 2], [3, 2], [1], [1, "2"], "1,2", [True, 2], [1, -2]])
 def test_a_view_range_that_is_not_two_line_numbers_is_refused(
     engine: EditEngine, view_range: object
 ) -> None:
