@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import inspect
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -289,6 +290,8 @@ def parse_tool_call(name: object, arguments: Mapping[str, Any] | str | bytes) ->
     """Validate a model's ``edit`` / ``multiedit`` call; :class:`BadRequest` says what is
     wrong with it."""
     tool = _TOOL_NAMES.get(name.strip().lower()) if isinstance(name, str) else None
+    if tool == READ_TOOL:
+        raise BadRequest("read is not an edit: run it with handle_tool_call or read_answer.")
     if tool not in (EDIT_TOOL, MULTIEDIT_TOOL):
         raise BadRequest(
             f"Unknown tool {name!r}. This handler runs the tools {READ_TOOL!r}, "
@@ -500,12 +503,12 @@ class ToolCalls:
                     call.file_path, spec.old_string, spec.new_string,
                     instruction=spec.instruction, replace_all=spec.replace_all,
                     expected_replacements=spec.expected_replacements,
-                    match_mode=spec.match_mode, **write_options(call),
+                    match_mode=spec.match_mode, **write_options(call, self.edit),
                 )  # fmt: skip
             else:
                 result = self.multi_edit(
                     call.file_path, call.edits, instruction=call.instruction,
-                    **write_options(call),
+                    **write_options(call, self.multi_edit),
                 )  # fmt: skip
         except EditError as error:
             return ToolResult.error(error)
@@ -530,12 +533,12 @@ class ToolCalls:
                     call.file_path, spec.old_string, spec.new_string,
                     instruction=spec.instruction, replace_all=spec.replace_all,
                     expected_replacements=spec.expected_replacements,
-                    match_mode=spec.match_mode, **write_options(call),
+                    match_mode=spec.match_mode, **write_options(call, self.aedit),
                 )  # fmt: skip
             else:
                 result = await self.amulti_edit(
                     call.file_path, call.edits, instruction=call.instruction,
-                    **write_options(call),
+                    **write_options(call, self.amulti_edit),
                 )  # fmt: skip
         except EditError as error:
             return ToolResult.error(error)
@@ -544,12 +547,14 @@ class ToolCalls:
         return ToolResult(format_result(result))
 
 
-def write_options(call: ToolCall) -> dict[str, Any]:
-    """The write guards a call carries, passed on only when given (``overwrite`` is the
-    engine's permission to replace a non-empty file whole)."""
+def write_options(call: ToolCall, method: Any) -> dict[str, Any]:
+    """The write guards a call carries, for ``method`` (the engine's edit or multi-edit),
+    passed on only when given. ``overwrite`` (the permission to replace a non-empty file
+    whole) goes only to a method that takes it: where none does, nothing guards that case
+    and the call means what it says without it."""
     options: dict[str, Any] = {}
     if call.expected_hash is not None:
         options["expected_hash"] = call.expected_hash
-    if call.overwrite:
+    if call.overwrite and "overwrite" in inspect.signature(method).parameters:
         options["overwrite"] = True
     return options

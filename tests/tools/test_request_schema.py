@@ -202,3 +202,26 @@ def test_the_text_editor_holds_its_fields_to_the_same_rules(engine: EditEngine) 
     assert answer.text == "Error [bad_request]: new_str must be a string, got int."
     answer = editor({"command": "str_replace", "path": "a.py", "old_str": "x\udfff"})
     assert answer.text.startswith("Error [bad_request]: old_str holds a lone surrogate")
+
+
+def test_expected_hash_and_overwrite_reach_the_engine(engine: EditEngine) -> None:
+    (engine.root / "a.py").write_text("x = 1\n")
+    stale = engine.handle_tool_call(
+        "edit", {"file_path": "a.py", **BASE, "expected_hash": "0" * 64}
+    )
+    assert stale.code == "stale_file" and (engine.root / "a.py").read_text() == "x = 1\n"
+
+    seen: list[dict[str, Any]] = []
+
+    class Guarded(EditEngine):
+        def edit(self, *args: Any, overwrite: bool = False, **options: Any) -> Any:  # type: ignore[override]
+            seen.append({"overwrite": overwrite, **options})
+            return super().edit(*args, **options)
+
+    guarded = Guarded(engine.root, lock_dir=engine.root.parent / "locks", journal=False)
+    whole = {"file_path": "a.py", "old_string": "", "new_string": "y = 2\n"}
+    assert not guarded.handle_tool_call("edit", {**whole, "overwrite": True}).is_error
+    assert not guarded.handle_tool_call("edit", whole).is_error
+    assert [call["overwrite"] for call in seen] == [True, False]
+    refused = guarded.handle_tool_call("edit", {**whole, "overwrite": "yes"})
+    assert refused.text.endswith("overwrite must be true or false (a JSON boolean), got 'yes'.")

@@ -349,7 +349,8 @@ async def _apply(
 ) -> EditResult:  # fmt: skip
     # The call's own guards (expected_hash, overwrite) travel with it; an approval round's
     # hash (the file the user saw) takes the place of the call's.
-    options = _tools.write_options(call)
+    method = engine.aedit if call.tool == _tools.EDIT_TOOL else engine.amulti_edit
+    options = _tools.write_options(call, method)
     if expected_hash is not None:
         options["expected_hash"] = expected_hash
     if call.tool == _tools.EDIT_TOOL:
