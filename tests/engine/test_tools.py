@@ -197,7 +197,11 @@ def test_file_not_found_error_suggests(engine, write):
         ("edit", 42, "must be a JSON object"),
         ("edit", {"old_string": "a", "new_string": "b"}, "file_path is required"),
         ("edit", {"file_path": "m.py", "new_string": "b"}, "old_string is required"),
-        ("edit", {"file_path": "m.py", "old_string": None, "new_string": "b"}, "old_string is required"),
+        (
+            "edit",
+            {"file_path": "m.py", "old_string": None, "new_string": "b"},
+            "old_string is required",
+        ),
         ("edit", {"file_path": "m.py", "old_string": 3, "new_string": "b"}, "must be a string"),
         ("edit", {**AB, "replace_all": "maybe"}, "replace_all must be true or false"),
         ("edit", {**AB, "expected_replacements": -1}, "positive integer"),
