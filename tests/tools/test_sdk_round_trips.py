@@ -204,3 +204,43 @@ def test_anthropic_text_editor_loop_answers_and_sends_tool_results_back(
     for block in results_sent:
         TypeAdapter(ToolResultBlockParam).validate_python(block)
         assert set(block) <= set(ToolResultBlockParam.__annotations__)
+
+
+def test_responses_function_tools_strict_loop(engine: EditEngine, httpx2_mock: Any) -> None:
+    from openai.types.responses import ResponseFunctionToolCall
+    from openai.types.responses.response_input_item_param import FunctionCallOutput
+
+    from editengine import tools
+
+    (engine.root / "app").mkdir()
+    (engine.root / "app/billing.py").write_text(BILLING)
+    route = httpx2_mock.post("https://api.openai.com/v1/responses").mock(
+        side_effect=_turns("openai_function_calls.json")
+    )
+    client = openai.OpenAI(api_key="test-key", max_retries=0)
+    definitions = tools.openai_responses_tools(tools.ALL_TOOLS, strict=True)
+    first = client.responses.create(
+        model="gpt-5.1",
+        tools=definitions,
+        input="total() ignores quantities.",  # type: ignore[arg-type]
+    )
+    calls = [item for item in first.output if isinstance(item, ResponseFunctionToolCall)]
+    answers = [engine.handle_tool_call(call.name, call.arguments) for call in calls]
+    assert [a.is_error for a in answers] == [False, False, True]
+    assert answers[0].startswith("     1\tdef total(items):")
+    assert answers[2].text == (
+        "Error [bad_request]: replace_all must be true or false (a JSON boolean), got 'false'."
+    )
+    assert (engine.root / "app/billing.py").read_text() == FIXED
+    outputs = [a.to_openai(call.call_id) for a, call in zip(answers, calls)]
+    client.responses.create(
+        model="gpt-5.1",
+        tools=definitions,  # type: ignore[arg-type]
+        previous_response_id=first.id,
+        input=outputs,  # type: ignore[arg-type]
+    )
+    sent = _body(route, 1)
+    assert sent["tools"] == definitions
+    for item in sent["input"]:
+        TypeAdapter(FunctionCallOutput).validate_python(item)
+        assert set(item) <= set(FunctionCallOutput.__annotations__)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from editengine import tools
+from editengine._text_editor import _insertion
 from editengine.engine import EditEngine
 from editengine.fixer import LLMFixer
 from editengine.providers import ScriptedProvider
@@ -232,3 +235,23 @@ def test_every_tool_version_has_its_name(engine: EditEngine) -> None:
     }
     with pytest.raises(ValueError, match="unknown text editor type"):
         editor.tool_param("text_editor_1999")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lines=st.lists(st.sampled_from(["", "x", "y", "x y", "  x"]), max_size=8),
+    data=st.data(),
+    inserted=st.lists(st.sampled_from(["new", "", "x"]), min_size=1, max_size=3),
+)
+def test_insertion_names_one_place_and_puts_the_lines_after_the_line(
+    lines: list[str], data: st.DataObject, inserted: list[str]
+) -> None:
+    line = data.draw(st.integers(0, len(lines)))
+    old, new = _insertion(lines, line, inserted)
+    whole = "\n".join(lines)
+    expected = "\n".join(lines[:line] + inserted + lines[line:])
+    if old:
+        assert whole.count(old) >= 1 and whole.find(old, whole.find(old) + 1) == -1
+        assert whole.replace(old, new, 1) == expected
+    else:  # no run of lines around the place occurs once: the whole text, by its hash
+        assert new == expected
