@@ -225,3 +225,24 @@ def test_expected_hash_and_overwrite_reach_the_engine(engine: EditEngine) -> Non
     assert [call["overwrite"] for call in seen] == [True, False]
     refused = guarded.handle_tool_call("edit", {**whole, "overwrite": "yes"})
     assert refused.text.endswith("overwrite must be true or false (a JSON boolean), got 'yes'.")
+
+
+def test_the_cli_request_is_read_by_the_same_schema(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "c.py").write_text("x = 1\n")
+    for request, message in [
+        ({**BASE, "replace_all": "false"}, _batch_error({**BASE, "replace_all": "false"})),
+        ({**BASE, "new_string": "x = \udc80"}, _batch_error({**BASE, "new_string": "x = \udc80"})),
+        ({**BASE, "dry_run": 1}, "dry_run must be true or false (a JSON boolean), got 1."),
+    ]:
+        done = subprocess.run(
+            [sys.executable, "-m", "editengine", "apply", "--root", str(tmp_path), "--json", "-"],
+            input=json.dumps({"file_path": "c.py", **request}).encode(),
+            capture_output=True,
+            timeout=60,
+        )
+        assert done.returncode == 2
+        assert done.stderr.decode().strip() == f"error[bad_request]: {message}"
+    assert (tmp_path / "c.py").read_text() == "x = 1\n"

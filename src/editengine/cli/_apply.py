@@ -129,13 +129,22 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
             request[name] = getattr(args, name)
     if args.replace_all:
         request["replace_all"] = True
-    if not isinstance(request.get("file_path"), str):
-        raise BadRequest("The request needs file_path (a string).")
-    if "edits" not in request:
-        for name in ("old_string", "new_string"):
-            if not isinstance(request.get(name), str):
-                raise BadRequest(f"The request needs {name} (a string), or an edits list.")
-    return request
+    return _checked(request)
+
+
+def _checked(request: dict[str, Any]) -> dict[str, Any]:
+    """The request read by the one request schema (the rules and messages of tool calls, MCP
+    and batch), with ``dry_run`` held to the same boolean rule."""
+    from editengine import _request as rq
+
+    dry_run = request.get("dry_run")
+    if "edits" in request:
+        checked = rq.parse(rq.MULTIEDIT, request)
+    else:
+        checked = rq.parse(rq.EDIT, request)
+    if dry_run is not None:
+        checked["dry_run"] = rq.boolean(dry_run, "dry_run")
+    return {name: value for name, value in checked.items() if value is not None}
 
 
 def _read_json_text(source: str) -> str:
