@@ -62,9 +62,11 @@ class TextEditor:
             param["max_characters"] = self.max_characters
         return param
 
-    def __call__(self, input: Mapping[str, Any] | str | bytes) -> ToolResult:
-        """Run one call; never raises (a refusal is a result with ``is_error``)."""
+    def __call__(self, input: Mapping[str, Any] | str | bytes | Any) -> ToolResult:
+        """Run one call (its ``input``, or the whole ``tool_use`` block); never raises (a
+        refusal is a result with ``is_error``)."""
         try:
+            input = _input_of(input)
             command = rq.parse(rq.TEXT_EDITOR_COMMAND, input)["command"]
             return _COMMANDS[command](self, rq.load_arguments(input))
         except EditError as error:
@@ -72,9 +74,15 @@ class TextEditor:
         except Exception as error:  # a tool loop must get an answer, not a crash
             return internal_error(error, what="the text editor command")
 
-    async def acall(self, input: Mapping[str, Any] | str | bytes) -> ToolResult:
+    async def acall(self, input: Mapping[str, Any] | str | bytes | Any) -> ToolResult:
         """Async twin of calling the editor (the file work runs in a thread)."""
         return await asyncio.to_thread(self, input)
+
+    def tool_result(self, block: Any) -> dict[str, Any]:
+        """The ``tool_result`` content block answering a ``tool_use`` block (the SDK's
+        ``ToolUseBlock`` or the same as a dict)."""
+        block_id = block.get("id") if isinstance(block, Mapping) else getattr(block, "id", None)
+        return self(block).to_anthropic(block_id if isinstance(block_id, str) else "")
 
     # ------------------------------------------------------------------ commands
 
@@ -196,6 +204,15 @@ def anthropic_text_editor(engine: EditEngine, *, max_characters: int | None = No
     {'type': 'tool_result', 'tool_use_id': ..., 'content': ..., 'is_error': False}
     """
     return TextEditor(engine, max_characters=max_characters)
+
+
+def _input_of(call: Any) -> Any:
+    """A call's arguments: the ``input`` of a ``tool_use`` block, or the call itself."""
+    if isinstance(call, Mapping):
+        return call["input"] if call.get("type") == "tool_use" and "input" in call else call
+    if getattr(call, "type", None) == "tool_use":
+        return getattr(call, "input", None)
+    return call
 
 
 def _insertion(lines: list[str], line: int, inserted: list[str]) -> tuple[str, str]:

@@ -255,3 +255,26 @@ def test_insertion_names_one_place_and_puts_the_lines_after_the_line(
         assert whole.replace(old, new, 1) == expected
     else:  # no run of lines around the place occurs once: the whole text, by its hash
         assert new == expected
+
+
+def test_a_whole_tool_use_block_is_answered_with_its_tool_result(engine: EditEngine) -> None:
+    from anthropic.types import ToolUseBlock
+
+    (engine.root / "a.txt").write_text("one\n")
+    editor = anthropic_text_editor(engine)
+    block = ToolUseBlock(
+        type="tool_use", id="toolu_9", name="str_replace_based_edit_tool",
+        input={"command": "str_replace", "path": "a.txt", "old_str": "one", "new_str": "two"},
+    )  # fmt: skip
+    answer = editor.tool_result(block)
+    assert answer["tool_use_id"] == "toolu_9" and answer["is_error"] is False
+    assert (engine.root / "a.txt").read_text() == "two\n"
+    as_dict = editor.tool_result(
+        {**block.model_dump(), "input": {"command": "view", "path": "a.txt"}}
+    )
+    assert as_dict == {
+        "type": "tool_result",
+        "tool_use_id": "toolu_9",
+        "content": "     1\ttwo",
+        "is_error": False,
+    }

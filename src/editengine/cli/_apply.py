@@ -138,10 +138,7 @@ def _checked(request: dict[str, Any]) -> dict[str, Any]:
     from editengine import _request as rq
 
     dry_run = request.get("dry_run")
-    if "edits" in request:
-        checked = rq.parse(rq.MULTIEDIT, request)
-    else:
-        checked = rq.parse(rq.EDIT, request)
+    checked = rq.parse(rq.MULTIEDIT if "edits" in request else rq.EDIT, request)
     if dry_run is not None:
         checked["dry_run"] = rq.boolean(dry_run, "dry_run")
     return {name: value for name, value in checked.items() if value is not None}
