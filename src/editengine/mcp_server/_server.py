@@ -7,11 +7,13 @@ refusal ``is_error=True`` and the engine's own message (closest lines, candidate
 do next). A tool never lets an exception reach the SDK, so a client never sees a protocol
 error or a generic "error executing tool" for an edit that was merely refused.
 
-The published input schemas are written by hand (the same ones :mod:`editengine.tools`
-gives to OpenAI and Anthropic). The arguments reach the tool as the client sent them, not
-through the SDK's pydantic validation: a malformed call is answered by the engine's own
-``bad_request`` message, and a string that looks like JSON (an old_string quoting a JSON
-file) is never parsed into an object on the way.
+The published input schemas are generated from the one request schema
+(``editengine._request``), the same ones :mod:`editengine.tools` gives to OpenAI and
+Anthropic, and the arguments are checked by it: the same rules and messages as tool calls and
+batch lines. They reach the tool as the client sent them, not through the SDK's pydantic
+validation: a malformed call is answered by the engine's own ``bad_request`` message, and a
+string that looks like JSON (an old_string quoting a JSON file) is never parsed into an object
+on the way.
 
 Why one long module: each tool's schema, argument checks and answer are written out, one
 section a tool.
