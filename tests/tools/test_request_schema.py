@@ -246,3 +246,15 @@ def test_the_cli_request_is_read_by_the_same_schema(tmp_path: Any) -> None:
         assert done.returncode == 2
         assert done.stderr.decode().strip() == f"error[bad_request]: {message}"
     assert (tmp_path / "c.py").read_text() == "x = 1\n"
+
+
+@pytest.mark.parametrize(
+    "new", ["x = 'é'", "x = '😀'", "x = 'a\u200bb'", "x = '\x00'", "x = '\ufeff'"]
+)
+def test_every_real_text_goes_through_every_front_end_alike(engine: EditEngine, new: str) -> None:
+    (engine.root / "a.py").write_text("x = 1\n")
+    answer = handle_line(json.dumps({"id": 1, "content": "x = 1\n", **BASE, "new_string": new}))
+    assert answer["ok"] is True, answer
+    edited = engine.handle_tool_call("edit", {"file_path": "a.py", **BASE, "new_string": new})
+    assert not edited.is_error, edited
+    assert (engine.root / "a.py").read_text(encoding="utf-8") == answer["new_content"]
