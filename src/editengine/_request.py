@@ -97,7 +97,7 @@ class Field:
         if value is None:
             if self.required:
                 raise BadRequest(f"{self.name} is required{self.hint}.")
-            return self.default
+            return copy.copy(self.default)  # a fresh {} for each request
         if self.kind == "boolean":
             return boolean(value, self.name)
         if self.kind == "count":
@@ -153,9 +153,6 @@ class Schema:
 
     name: str
     fields: tuple[Field, ...]
-
-    def field(self, name: str) -> Field:
-        return next(field for field in self.fields if field.name == name)
 
     def json_schema(self, *, strict: bool = False) -> dict[str, Any]:
         """The published fields as a JSON Schema object. ``strict=True`` gives the form of
