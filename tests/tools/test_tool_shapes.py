@@ -138,3 +138,27 @@ def test_tool_results_carry_is_error_and_stay_strings(engine: EditEngine) -> Non
     again = pickle.loads(pickle.dumps(refused))
     assert (again, again.is_error, again.code) == (refused, True, "no_match")
     assert "ToolResult(" in repr(refused)
+
+
+def test_the_front_door_names_are_pinned() -> None:
+    assert {
+        "ALL_TOOLS", "READ_TOOL", "TEXT_EDITOR_NAMES", "TEXT_EDITOR_TYPES", "ApplyPatchCalls",
+        "TextEditor", "ToolResult", "anthropic_text_editor", "openai_apply_patch",
+        "openai_responses_tools", "tool_parameters", "read_answer", "is_text_editor_tool",
+        # the names that were there before, unchanged
+        "EDIT_TOOL", "MULTIEDIT_TOOL", "APPLY_PATCH_TOOL", "ToolCalls", "anthropic_tools",
+        "format_error", "format_patch_error", "format_patch_result", "format_result",
+        "load_arguments", "openai_tools", "parse_patch_call", "parse_tool_call",
+        "run_patch_tool", "tool_definitions", "tool_description",
+    } <= set(tools.__all__)  # fmt: skip
+    assert tools.ALL_TOOLS == ("read", "edit", "multiedit", "apply_patch")
+
+
+def test_the_docstring_examples_run() -> None:
+    import doctest
+
+    from editengine import _request, _tool_answers
+
+    for module in (tools, _request, _tool_answers):
+        failures, tried = doctest.testmod(module)
+        assert tried >= 1 and failures == 0, module.__name__
