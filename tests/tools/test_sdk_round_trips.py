@@ -244,3 +244,23 @@ def test_responses_function_tools_strict_loop(engine: EditEngine, httpx2_mock: A
     for item in sent["input"]:
         TypeAdapter(FunctionCallOutput).validate_python(item)
         assert set(item) <= set(FunctionCallOutput.__annotations__)
+
+
+def test_an_apply_patch_call_reaches_the_fixer(engine: EditEngine) -> None:
+    from editengine.fixer import LLMFixer
+    from editengine.providers import ScriptedProvider
+
+    (engine.root / "b.py").write_text("def b():\n    return 2\n")
+    provider = ScriptedProvider(
+        [{"search": "    return 2", "replace": "    return 20", "noChangesRequired": False,
+          "explanation": "a typo in the quoted line"}]
+    )  # fmt: skip
+    engine.fixer = LLMFixer(provider, cache_size=0)
+    answer = openai_apply_patch(engine)(
+        {"type": "apply_patch_call", "call_id": "call_fix",
+         "operation": {"type": "update_file", "path": "b.py",
+                       "diff": "@@\n-    retrun 2\n+    return 20\n"}}
+    )  # fmt: skip
+    assert len(provider.requests) == 1
+    assert answer["status"] == "completed", answer["output"]
+    assert (engine.root / "b.py").read_text() == "def b():\n    return 20\n"
