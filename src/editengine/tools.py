@@ -295,7 +295,8 @@ def parse_tool_call(name: object, arguments: Mapping[str, Any] | str | bytes) ->
     if tool not in (EDIT_TOOL, MULTIEDIT_TOOL):
         raise BadRequest(
             f"Unknown tool {name!r}. This handler runs the tools {READ_TOOL!r}, "
-            f"{EDIT_TOOL!r}, {MULTIEDIT_TOOL!r} and {APPLY_PATCH_TOOL!r}."
+            f"{EDIT_TOOL!r}, {MULTIEDIT_TOOL!r}, {APPLY_PATCH_TOOL!r} and Anthropic's text "
+            "editor tool ('str_replace_based_edit_tool', 'str_replace_editor')."
         )
     if tool == EDIT_TOOL:
         values = rq.parse(rq.EDIT, arguments)
