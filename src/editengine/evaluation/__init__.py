@@ -11,6 +11,7 @@ misquotes it) and ``cross_product`` (one request of a cell, cut from a file).
 
 from __future__ import annotations
 
+from editengine._public import publish
 from editengine.evaluation._dataset import EvalCase, FixerAnswer, load_cases, read_dataset
 from editengine.evaluation._engine_executor import EngineExecutor
 from editengine.evaluation._executors import (
@@ -56,3 +57,6 @@ __all__ = [
     "summary",
     "with_fixer",
 ]
+
+
+publish(globals())  # public names show this package, not their private module

@@ -117,9 +117,9 @@ def edit_text(
     >>> edit_text("if a:\n\tgo()\n", "if a:\n    go()", "if a:\n    stop()").new_content
     'if a:\n\tstop()\n'
 
-    Raises :class:`~editengine._errors.NoMatch`, :class:`~editengine._errors.AmbiguousMatch`,
-    :class:`~editengine._errors.CountMismatch`, :class:`~editengine._errors.UnmatchedElision`
-    or :class:`~editengine._errors.BadRequest`; ``content`` is never modified.
+    Raises :class:`~editengine.NoMatch`, :class:`~editengine.AmbiguousMatch`,
+    :class:`~editengine.CountMismatch`, :class:`~editengine.UnmatchedElision`
+    or :class:`~editengine.BadRequest`; ``content`` is never modified.
     """
     return (cascade or DEFAULT_CASCADE).edit(
         content,

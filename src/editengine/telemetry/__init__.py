@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from editengine._public import publish
 from editengine.telemetry._events import (
     SCHEMA_VERSION,
     EditFinished,
@@ -51,3 +52,6 @@ __all__ = [
     "compare",
     "event_from_dict",
 ]
+
+
+publish(globals())  # public names show this package, not their private module
