@@ -253,3 +253,13 @@ if __name__ == "__main__":  # pragma: no cover - prints the current names, to ad
 
     with tempfile.TemporaryDirectory() as folder:
         print(json.dumps(anyio.run(_current, Path(folder)), indent=1))
+
+
+def test_every_error_code_and_class_is_documented() -> None:
+    page = (Path(__file__).parent.parent / "docs" / "errors.md").read_text(encoding="utf-8")
+    missing = [
+        item
+        for item in _error_codes()
+        if f"| `{item.split()[0]}` | `{item.split()[1]}` |" not in page
+    ]
+    assert missing == [], "add a row for each to the table of docs/errors.md"

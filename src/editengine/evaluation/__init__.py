@@ -28,6 +28,7 @@ from editengine.evaluation._llm import FixerSource, ScriptedFixers, SharedFixer,
 from editengine.evaluation._runner import CaseRecord, RunResult, run_cases
 from editengine.evaluation._scoring import CaseResult, Outcome, score
 from editengine.evaluation._tables import Tally, by_category, summary
+from editengine.evaluation._workspace import case_workspace
 
 __all__ = [
     "EXECUTOR_KINDS",
@@ -49,6 +50,7 @@ __all__ = [
     "ablations",
     "build_executor",
     "by_category",
+    "case_workspace",
     "fixer_source",
     "load_cases",
     "read_dataset",

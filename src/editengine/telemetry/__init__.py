@@ -12,6 +12,8 @@ from editengine.telemetry._events import (
     TierTried,
     event_from_dict,
 )
+from editengine.telemetry._html import render_html
+from editengine.telemetry._html_vs import render_comparison_html
 from editengine.telemetry._recorder import Telemetry
 from editengine.telemetry._report import (
     Aggregator,
@@ -51,6 +53,8 @@ __all__ = [
     "aggregate_paths",
     "compare",
     "event_from_dict",
+    "render_comparison_html",
+    "render_html",
 ]
 
 
