@@ -352,7 +352,7 @@ def run_case(case: Case, size: int) -> dict[str, object]:
     content, old, new = case.build(size)
     started = time.perf_counter()
     try:
-        result = edit_text(content, old, new, **case.kwargs)  # type: ignore[arg-type]
+        result = edit_text(content, old, new, **case.kwargs)  # type: ignore[arg-type]  # a case's kwargs are edit_text's keyword arguments
         outcome = result.strategy
         right = outcome == case.expect
         if right and case.expected_content is not None:
@@ -403,7 +403,7 @@ def print_curve(names: Sequence[str], sizes: Sequence[int], timeout: float) -> i
                 cells.append(f">{timeout:g} s")
                 failed = True
                 continue
-            seconds = float(figures["seconds"])  # type: ignore[arg-type]
+            seconds = float(figures["seconds"])  # type: ignore[arg-type]  # the child process wrote a number here
             times.append(seconds)
             mark = "" if figures["right"] else " WRONG"
             failed = failed or not figures["right"]

@@ -656,7 +656,7 @@ class EngineCore:
             tiers_for(match_mode)  # raises BadRequest naming the valid modes
 
     def _target(self, job: Job) -> Target:
-        target = self.workspace.resolve(job.file_path)  # type: ignore[arg-type]
+        target = self.workspace.resolve(job.file_path)  # type: ignore[arg-type]  # the caller's value as given: resolve refuses a non-path with BadRequest
         job.state.file_path = target.display
         if job.creates or self.files.exists(target.real, display=target.display):
             return target

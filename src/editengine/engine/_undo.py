@@ -254,13 +254,13 @@ def reverse(
 
 
 def _journal(engine: EngineCore) -> Journal:
-    journal = getattr(engine, "journal", None)
+    journal = engine.journal
     if journal is None:
         raise JournalError(
             "This engine keeps no undo journal (journal=False), so there is nothing to undo.",
             hint="Create the engine with the default journal to make edits undoable.",
         )
-    return journal  # type: ignore[no-any-return]
+    return journal
 
 
 def _real_key(engine: EngineCore, path: str | os.PathLike[str]) -> str:

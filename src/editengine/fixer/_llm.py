@@ -274,7 +274,7 @@ def _shared_error(error: Exception) -> Exception:
     if isinstance(shared, InvalidCorrection):
         shared.input_tokens = shared.output_tokens = 0
     # Telemetry records such a caller as answered without a call of its own (cache_hit).
-    shared.shared_call = True  # type: ignore[attr-defined]
+    shared.shared_call = True  # type: ignore[attr-defined]  # read back with getattr by telemetry; any exception may carry it
     return shared
 
 

@@ -216,7 +216,7 @@ def fuzzy_starts(
                 score_cutoff=_SHARED_CUTOFF,
             )
         shared = view.memo[memo_key]
-        found = [item for item in shared if item[1] >= cutoff][:limit]  # type: ignore[attr-defined]
+        found = [item for item in shared if item[1] >= cutoff][:limit]  # type: ignore[attr-defined]  # the memo holds rapidfuzz matches under this key
     else:
         found = process.extract(
             probe, view.stripped, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff
