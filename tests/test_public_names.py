@@ -101,3 +101,19 @@ def test_help_on_the_package_names_no_private_module_but_its_file_list() -> None
     text = pydoc.render_doc(editengine, renderer=pydoc.plaintext)
     body = text.split("PACKAGE CONTENTS")[0] + text.split("CLASSES")[-1]
     assert [m.group(0) for m in PRIVATE_PATH.finditer(body)] == []
+
+
+def test_type_hints_of_public_classes_still_resolve() -> None:
+    """``get_type_hints`` looks names up in the module ``__module__`` names: publishing a
+    class must not leave ``ClassVar`` or ``Literal`` unresolvable there."""
+    import typing
+
+    failures = []
+    for package, name, value in _exported():
+        if inspect.isclass(value):
+            try:
+                typing.get_type_hints(value)
+            except Exception as error:
+                failures.append(f"{package}.{name}: {type(error).__name__}: {error}")
+    assert failures == []
+    assert typing.get_type_hints(editengine.EditError)["code"] == typing.ClassVar[str]

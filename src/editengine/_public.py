@@ -12,6 +12,7 @@ name too: ``help()`` and the method resolution order then read the public path t
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -33,4 +34,24 @@ def publish(namespace: Mapping[str, Any]) -> None:
         for item in inspect.getmro(value) if inspect.isclass(value) else (value,):
             module = getattr(item, "__module__", "") or ""
             if module.startswith(package + ".") and is_private(module):
+                if inspect.isclass(item):
+                    _resolve_annotations(item, module)
                 item.__module__ = package
+
+
+def _resolve_annotations(cls: type, module: str) -> None:
+    """Evaluate ``cls``'s own string annotations where it was defined, while its module
+    still says where: ``typing.get_type_hints`` (and pydantic, and dataclass tools) look
+    names up in the module ``__module__`` names, which does not hold ``ClassVar`` or
+    ``Literal``. An annotation naming what only a type checker imports stays a string."""
+    annotations = inspect.get_annotations(cls)  # its own, as written: strings
+    if not annotations:
+        return
+    namespace = vars(sys.modules[module])
+    for name, annotation in annotations.items():
+        if isinstance(annotation, str):
+            try:
+                annotations[name] = eval(annotation, namespace, dict(vars(cls)))
+            except Exception:  # a name only a type checker sees: left as written
+                continue
+    cls.__annotations__ = annotations
