@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import importlib
 import inspect
+import json
 import re
 import tempfile
 from pathlib import Path
@@ -93,3 +95,36 @@ def test_the_python_snippets_of_the_page_run(
             _run(code, namespace, where)
         except Exception as error:
             pytest.fail(f"the snippet at {where} fails: {type(error).__name__}: {error}")
+
+
+def _resolves(dotted: str) -> bool:
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for part in parts[cut:]:
+            if not hasattr(found, part):
+                return False
+            found = getattr(found, part)
+        return True
+    return False
+
+
+def test_every_editengine_name_the_docs_give_can_be_imported() -> None:
+    """``editengine.telemetry.reading`` once stood in the docs years after it was renamed:
+    every dotted name is a module or an attribute of one, or a pinned external name (a
+    metric or a logger)."""
+    pinned = set()
+    for names in json.loads((ROOT / "tests" / "external_names.json").read_text()).values():
+        for item in names:
+            pinned.update(re.findall(r"editengine(?:\.\w+)+", item))
+    missing = []
+    for page in [*PAGES, ROOT / "CONTRIBUTING.md"]:
+        text = page.read_text(encoding="utf-8")
+        # Not a file name's tail (``.editengine.tmp``).
+        for dotted in re.findall(r"(?<![\w.])editengine(?:\.[A-Za-z_]\w*)+", text):
+            if dotted not in pinned and not _resolves(dotted):
+                missing.append(f"{page.name}: {dotted}")
+    assert missing == [], "name the public module or attribute that exists"
