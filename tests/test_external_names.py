@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import ast
 import importlib
+import importlib.util
 import inspect
 import json
 import logging
@@ -184,6 +185,22 @@ def _cli(parser: argparse.ArgumentParser, prefix: str = "editengine") -> Iterato
             yield from (f"{prefix} {flag}" for flag in action.option_strings)
 
 
+def _run_with_python_m() -> list[str]:
+    """``python -m NAME`` commands: packages with a ``__main__`` and modules that run."""
+    names = []
+    for info in pkgutil.walk_packages(editengine.__path__, "editengine."):
+        spec = importlib.util.find_spec(info.name)
+        if spec is None or spec.origin is None:
+            continue
+        if info.name.endswith(".__main__"):
+            names.append(info.name.removesuffix(".__main__"))
+        elif 'if __name__ == "__main__"' in Path(spec.origin).read_text(encoding="utf-8"):
+            names.append(info.name)
+    if importlib.util.find_spec("editengine.__main__") is not None:
+        names.append("editengine")
+    return sorted(set(names))
+
+
 def _error_codes() -> list[str]:
     """``code ClassName`` for every ``EditError`` subclass anywhere in the package."""
     for _module in _editengine_modules():
@@ -206,6 +223,7 @@ async def _current(tmp_path: Path) -> dict[str, list[str]]:
         "mcp tools": await _mcp_tools(tmp_path),
         "tool-call adapter": _adapter_tools(),
         "cli": sorted(_cli(build_parser())),
+        "python -m": _run_with_python_m(),
         "error codes": _error_codes(),
     }
 
