@@ -7,6 +7,7 @@
     python scripts/mutation.py --again files/_atomic.py    # retry only the last survivors
     python scripts/mutation.py --report --core            # scores of the last runs, no run
     python scripts/mutation.py --equivalents              # the equivalent mutants, as Markdown
+    python scripts/mutation.py --write-docs               # docs/mutation.md from the tables
 
 Each module runs in a scratch copy of the repository under ``build/mutation/<module>/``
 whose ``[tool.mutmut]`` table is narrowed to that module and to its tests, so mutmut's
@@ -1444,6 +1445,138 @@ EQUIVALENT: dict[str, str] = {
     ),
 }
 
+# ---------------------------------------------------------------------- docs/mutation.md
+
+PAGE_TEMPLATE = ROOT / "scripts" / "mutation_page.md"
+PAGE = ROOT / "docs" / "mutation.md"
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One module's last fresh run, and its score with the tests that existed before."""
+
+    module: str
+    mutants: int
+    before: str
+    killed: int
+    timeout: int
+    survived: int
+    equivalent: int
+
+
+@dataclass(frozen=True)
+class Subtotal:
+    """The modules since the last subtotal (or, ``whole``, every module above)."""
+
+    label: str
+    before: str
+    whole: bool = False
+
+
+# The scores table of docs/mutation.md, in the order the modules were run.
+RECORDED: list[Measured | Subtotal] = [
+    Measured("files/_atomic.py", 306, "60.6%", 286, 1, 0, 19),
+    Measured("files/_anchored.py", 275, "66.7%", 264, 0, 0, 11),
+    Measured("files/_workspace.py", 173, "56.5%", 168, 0, 0, 5),
+    Measured("files/_locking.py", 68, "55.6%", 61, 0, 2, 5),
+    Measured("telemetry/_sinks.py", 426, "65.6%", 413, 0, 0, 13),
+    Measured("fixer/_cache.py", 40, "91.7%", 36, 0, 0, 4),
+    Measured("files/_suggest.py", 92, "60.7%", 82, 0, 2, 8),
+    Measured("matching/_already_applied.py", 267, "87.9%", 264, 0, 0, 3),
+    Measured("matching/_search.py", 76, "82.2%", 63, 10, 0, 3),
+    Measured("matching/_fences.py", 101, "83.9%", 84, 9, 0, 8),
+    Measured("matching/_prefixes.py", 136, "90.0%", 130, 0, 0, 6),
+    Measured("matching/_quotes.py", 177, "83.3%", 174, 0, 0, 3),
+    Measured("matching/_indent_style.py", 112, "66.1%", 109, 0, 0, 3),
+    Measured("fixer/_budget.py", 64, "82.0%", 61, 0, 0, 3),
+    Measured("fixer/_flight.py", 83, "89.0%", 80, 2, 0, 1),
+    Measured("fixer/_deadline.py", 246, "77.4%", 234, 0, 0, 12),
+    Subtotal("all sixteen", before="72.7%", whole=True),
+    Measured("matching/_closest.py", 177, "75.0%", 176, 0, 0, 1),
+    Measured("matching/_refusals.py", 128, "43.0%", 128, 0, 0, 0),
+    Measured("matching/_exact.py", 26, "100%", 20, 6, 0, 0),
+    Measured("matching/_unescape.py", 62, "77.4%", 57, 5, 0, 0),
+    Measured("matching/_trimmed.py", 301, "63.9%", 268, 20, 0, 13),
+    Measured("matching/_unicode.py", 238, "91.6%", 216, 10, 0, 12),
+    Measured("engine/_callbacks.py", 67, "49.3%", 67, 0, 0, 0),
+    Measured("engine/_landed.py", 94, "60.7%", 89, 0, 0, 5),
+    Measured("engine/_reporting.py", 172, "84.3%", 172, 0, 0, 0),
+    Measured("engine/_jobs.py", 171, "73.2%", 164, 0, 0, 7),
+    Subtotal("the ten run next", before="71.8%"),
+    Measured("files/_reading.py", 313, "38.5%", 288, 0, 0, 25),
+    Measured("fixer/_schema.py", 78, "88.5%", 78, 0, 0, 0),
+    Measured("fixer/_factory.py", 53, "83.0%", 53, 0, 0, 0),
+    Measured("fixer/_window.py", 407, "69.3%", 398, 0, 0, 9),
+    Measured("fixer/_prompt.py", 311, "75.2%", 299, 2, 1, 9),
+    Measured("fixer/_llm.py", 442, "61.6%", 437, 0, 0, 5),
+    Subtotal("the six of the file layer and the fixer run then", before="64.0%"),
+    Subtotal("all thirty-two", before="70.0%", whole=True),
+    Measured("engine/_relatedness.py", 408, "75.5%", 391, 8, 5, 4),
+    Measured("engine/_fixing.py", 563, "81.1%", 553, 0, 7, 3),
+    Measured("matching/_realign.py", 671, "83.3%", 614, 0, 45, 12),
+    Subtotal(
+        "the fixer step and the realignment, run third (not in the total above)", before="80.6%"
+    ),
+    Measured("matching/_whitespace.py", 826, "83.2%", 766, 4, 29, 27),
+    Measured("matching/_base.py", 33, "63.6%", 33, 0, 0, 0),
+    Subtotal("the whitespace tier and the bound on places, run fourth", before="82.5%"),
+    Subtotal("all thirty-seven", before="73.5%", whole=True),
+    Measured("matching/_lines.py", 672, "85.1%", 608, 15, 0, 49),
+    Measured("matching/_cascade.py", 613, "79.6%", 609, 0, 0, 4),
+    Measured("matching/_anchor.py", 496, "81.6%", 453, 3, 0, 40),
+    Measured("matching/_elision.py", 699, "75.7%", 665, 1, 18, 15),
+    Measured("engine/_undo.py", 622, "62.0%†", 614, 0, 0, 8),
+    Measured("engine/_patching.py", 964, "67.7%†", 943, 0, 0, 21),
+    Measured("engine/_edit_equivalence.py", 1773, "70.4%‡", 1611, 10, 122, 30),
+    Measured("engine/_core.py", 1139, "74.5%", 1129, 1, 2, 7),
+    Subtotal("the last eight, run fifth", before="—"),
+    Subtotal("all forty-five", before="—", whole=True),
+]
+
+
+def _score_cell(caught: int, judged: int) -> str:
+    return "100%" if caught == judged else f"{100 * caught / judged:.1f}%"
+
+
+def scores_table() -> str:
+    """The Markdown scores table: one row a module, the subtotals summed from them."""
+    lines = [
+        "| module | mutants | before | after: killed | timeout | survived | equivalent | score |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    whole = [0, 0, 0, 0, 0]
+    batch = [0, 0, 0, 0, 0]
+    for row in RECORDED:
+        if isinstance(row, Measured):
+            counts = [row.mutants, row.killed, row.timeout, row.survived, row.equivalent]
+            whole = [a + b for a, b in zip(whole, counts)]
+            batch = [a + b for a, b in zip(batch, counts)]
+            name, before = f"`{row.module}`", row.before
+        else:
+            counts = whole if row.whole else batch
+            batch = [0, 0, 0, 0, 0]
+            name, before = f"**{row.label}**", row.before
+        mutants, killed, timeout, survived, equivalent = counts
+        score = _score_cell(killed + timeout, mutants - equivalent)
+        lines.append(
+            f"| {name} | {mutants:,} | {before} | {killed:,} | {timeout} | {survived} | "
+            f"{equivalent} | {score} |"
+        )
+    return "\n".join(lines)
+
+
+def equivalents_table() -> str:
+    rows = [f"| `{name.removeprefix('editengine.')}` | {why} |" for name, why in EQUIVALENT.items()]
+    return "\n".join(["| mutant | why it changes nothing |", "|---|---|", *rows])
+
+
+def render_page() -> str:
+    """docs/mutation.md: the prose of scripts/mutation_page.md with the tables filled in."""
+    page = PAGE_TEMPLATE.read_text(encoding="utf-8")
+    page = page.replace("<!-- table: scores -->", scores_table())
+    return page.replace("<!-- table: equivalents -->", equivalents_table())
+
+
 # Read by the code under test (prompt templates, the bundled benchmark).
 _DATA = ("prompts", "fixtures")
 _STATUS = re.compile(r"^\s*(?P<name>\S+): (?P<status>.+)$")
@@ -1490,6 +1623,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--equivalents", action="store_true", help="print the equivalent mutants and stop"
     )
+    parser.add_argument(
+        "--write-docs",
+        action="store_true",
+        help="write docs/mutation.md from scripts/mutation_page.md and the tables here",
+    )
     parser.add_argument("--max-children", type=int, default=2, help="parallel mutant runs")
     parser.add_argument("--min-score", type=float, default=90.0)
     parser.add_argument(
@@ -1502,9 +1640,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.equivalents:
-        print("| mutant | why it changes nothing |\n|---|---|")
-        for name, reason in EQUIVALENT.items():
-            print(f"| `{name.removeprefix('editengine.')}` | {reason} |")
+        print(equivalents_table())
+        return 0
+    if args.write_docs:
+        PAGE.write_text(render_page(), encoding="utf-8")
+        print(f"wrote {PAGE.relative_to(ROOT)}")
         return 0
     if args.list:
         for module, tests in TESTS_BY_MODULE.items():

@@ -21,6 +21,8 @@ EXPECTED = {
 }  # fmt: skip
 EXPECTED |= {"Journal", "JournalCorrupt", "JournalError", "NothingToUndo", "UndoResult"}
 EXPECTED |= {"PatchError", "PatchFailed", "PatchResult", "apply_patch"}
+EXPECTED |= {"EngineCommandFailed", "EvaluationError", "InvalidDataset", "PromptTooLarge"}
+EXPECTED |= {"TooManyPlaces"}
 
 
 def test_exported_names_are_exactly_the_curated_set():
@@ -36,7 +38,8 @@ def test_every_error_has_a_distinct_stable_code():
         if isinstance(getattr(editengine, name), type)
         and issubclass(getattr(editengine, name), editengine.EditError)
     ]
-    codes = [error.code for error in errors]
+    # A refinement that keeps its parent's code (TooManyPlaces is an AmbiguousMatch) adds none.
+    codes = [error.code for error in errors if "code" in vars(error)]
     assert len(codes) == len(set(codes))
     assert editengine.NoMatch.code == "no_match" and editengine.AmbiguousMatch.code == "ambiguous"
 
@@ -50,7 +53,6 @@ def test_importing_the_package_loads_no_llm_sdk():
 def test_docstring_examples_run():
     import doctest
 
-    import editengine.matching._cascade
-
-    failures, tried = doctest.testmod(editengine.matching._cascade)
+    # edit_text's examples: it is published under the package root, so doctest finds it there.
+    failures, tried = doctest.testmod(editengine)
     assert tried >= 1 and failures == 0

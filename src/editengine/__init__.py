@@ -39,6 +39,7 @@ from editengine._errors import (
     WriteFailed,
 )
 from editengine._journal import Journal
+from editengine._public import publish
 from editengine._read_tracker import ReadTracker
 from editengine._results import EditResult, Region, TextEdit, TierAttempt
 from editengine._version import __version__
@@ -121,3 +122,17 @@ __all__ = [
     "make_fixer",
 ]
 __all__ += ["Journal", "JournalCorrupt", "JournalError", "NothingToUndo", "UndoResult"]
+
+from editengine._errors import (  # noqa: E402  # appended to the list above
+    EngineCommandFailed,
+    EvaluationError,
+    InvalidDataset,
+    PromptTooLarge,
+)
+from editengine.matching._base import TooManyPlaces  # noqa: E402  # appended to the list above
+
+__all__ += ["EngineCommandFailed", "EvaluationError", "InvalidDataset", "PromptTooLarge"]
+__all__ += ["TooManyPlaces"]
+
+
+publish(globals())  # public names show this package, not their private module

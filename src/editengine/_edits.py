@@ -1,6 +1,6 @@
 """Value objects of file edits: what is asked (:class:`EditSpec`) and the approval
 hand-shake (:class:`ConfirmRequest`, :class:`Decision`). What happened is a result
-(:class:`~editengine._results.EditResult`).
+(:class:`~editengine.EditResult`).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ Crash safety: an entry is written with a single ``write`` to a file opened for a
 then fsynced; each line carries a checksum of its own text. A line that does not end in a
 newline is a write interrupted by a crash: it is ignored when reading and cut off before
 the next append, so the journal is never left half-written. Any other damaged line makes
-:meth:`Journal.entries` raise :class:`~editengine._errors.JournalCorrupt`: a journal that
+:meth:`Journal.entries` raise :class:`~editengine.JournalCorrupt`: a journal that
 cannot be read whole is never trusted to restore anything.
 
 Bounded size: when the current segment passes ``max_segment_bytes`` it is rotated

@@ -2,7 +2,7 @@
 
 An agent edits from the text it read. If a user, a formatter or another agent changed the
 file after that read, the agent's old_string and its idea of the surrounding code are
-stale; the engine refuses with :class:`~editengine._errors.StaleFile` so it reads again.
+stale; the engine refuses with :class:`~editengine.StaleFile` so it reads again.
 """
 
 from __future__ import annotations

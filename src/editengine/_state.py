@@ -56,7 +56,7 @@ class EditState:
     file_path: str
     edit_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     started_at: float = field(default_factory=time.time)
-    operation: Literal["edit", "multi_edit"] = "edit"
+    operation: Literal["edit", "multi_edit", "patch"] = "edit"
     dry_run: bool = False
     match_mode: str = "auto"
     replace_all: bool = False

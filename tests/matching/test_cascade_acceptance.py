@@ -91,10 +91,10 @@ class TestDefaultsOfATierWithoutSettings:
     def test_a_lead_under_the_margin_is_a_near_tie(self) -> None:
         assert _near_tie(_Scripted(0.95, 0.91)).tier == "scripted"
 
-    def test_the_trace_holds_the_tier_to_nothing_it_did_not_say(self) -> None:
+    def test_the_trace_records_the_defaults_the_tier_was_held_to(self) -> None:
         result = Cascade([_Scripted(0.95)]).edit(CONTENT, OLD, NEW)
         attempt = result.trace[-1]
-        assert (attempt.threshold, attempt.margin) == (None, None)
+        assert (attempt.threshold, attempt.margin) == (0.9, 0.05)
         assert (attempt.outcome, attempt.candidates, attempt.best_similarity) == (
             "matched",
             1,
@@ -116,11 +116,12 @@ class TestATiersOwnSettings:
         result = Cascade([_Scripted(1.0, threshold=0.75, margin=0.25)]).edit(CONTENT, OLD, NEW)
         assert (result.trace[-1].threshold, result.trace[-1].margin) == (0.75, 0.25)
 
-    def test_settings_that_are_no_numbers_are_recorded_as_none(self) -> None:
+    def test_settings_that_are_no_numbers_give_way_to_the_defaults(self) -> None:
         # A flag is no similarity, though Python counts True as 1.
-        tier = _Scripted(1.0, threshold=True, margin="wide")
+        tier = _Scripted(0.95, threshold=True, margin="wide")
         attempt = Cascade([tier]).edit(CONTENT, OLD, NEW).trace[-1]
-        assert (attempt.threshold, attempt.margin) == (None, None)
+        assert (attempt.threshold, attempt.margin) == (0.9, 0.05)
+        assert attempt.outcome == "matched"  # held to 0.9, not to True
 
 
 # --------------------------------------------------------------------- which places win

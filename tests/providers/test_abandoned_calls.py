@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from editengine._errors import FixerTimeout
+from editengine._errors import EditError, FixerTimeout
 from editengine.fixer import LLMFixer
 from editengine.providers import AnthropicProvider, OpenAIProvider
 
@@ -129,7 +129,7 @@ def test_close_ends_a_sync_call_under_way(server, name):
 
     assert not worker.is_alive()
     assert len(failures) == 1  # the call failed (as a project error), it did not hang
-    assert type(failures[0]).__module__ == "editengine._errors"
+    assert isinstance(failures[0], EditError)
 
 
 @pytest.mark.parametrize("name", ["openai", "anthropic"])

@@ -30,6 +30,8 @@ def test_exported_names():
         "aggregate_paths",
         "compare",
         "event_from_dict",
+        "render_comparison_html",
+        "render_html",
     }
     for name in editengine.telemetry.__all__:
         assert getattr(editengine.telemetry, name) is not None

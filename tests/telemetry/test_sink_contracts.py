@@ -21,7 +21,7 @@ from .test_sinks import finished, metric_points, otel_providers, run_edit
 # -- OpenTelemetry ------------------------------------------------------------------------
 
 INSTRUMENTS = {
-    "editengine._edits": ("1", "Edits"),
+    "editengine.edits": ("1", "Edits"),
     "editengine.tier.attempts": ("1", "Tier attempts"),
     "editengine.fixer.calls": ("1", "Fixer calls"),
     "editengine.fixer.tokens": ("1", "Fixer tokens"),
@@ -61,7 +61,7 @@ def test_otel_metrics_carry_their_documented_labels(edit_paths):
     _, reader = otel_run([edit_paths["fixer_success"](), edit_paths["ambiguity"]()])
     points = metric_points(reader)
 
-    edits = {tuple(sorted(p.attributes.items())): p.value for p in points["editengine._edits"]}
+    edits = {tuple(sorted(p.attributes.items())): p.value for p in points["editengine.edits"]}
     assert edits == {
         (("error_code", "none"), ("outcome", "success"), ("strategy", "exact")): 1,
         (("error_code", "ambiguous"), ("outcome", "error"), ("strategy", "none")): 1,
@@ -151,10 +151,10 @@ def test_a_json_line_is_compact_keeps_unicode_and_ends_the_line(monkeypatch):
 
 def test_the_logging_sink_logs_under_its_documented_name(caplog):
     sink = LoggingSink()
-    with caplog.at_level(logging.INFO, logger="editengine.telemetry._events"):
+    with caplog.at_level(logging.INFO, logger="editengine.telemetry.events"):
         sink.emit(finished("e1"))
     (record,) = caplog.records
-    assert record.name == "editengine.telemetry._events"
+    assert record.name == "editengine.telemetry.events"
     assert json.loads(record.getMessage())["edit_id"] == "e1"
     assert record.telemetry["edit_id"] == "e1"
 

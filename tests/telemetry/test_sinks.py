@@ -214,7 +214,7 @@ def test_otel_sink_emits_log_records_counters_and_histograms(edit_paths):
     points = metric_points(reader)
     edits = {
         (p.attributes["outcome"], p.attributes["strategy"]): p.value
-        for p in points["editengine._edits"]
+        for p in points["editengine.edits"]
     }
     assert edits == {("success", "exact"): 2, ("error", "none"): 1}
     (duration,) = [

@@ -224,7 +224,7 @@ def test_a_forged_entry_cannot_reach_outside_the_workspace(
 
 
 def test_the_journal_benchmark_prints_its_table(capsys: pytest.CaptureFixture[str]) -> None:
-    from editengine.journal_bench import main
+    from editengine.bench.journal import main
 
     assert main(["--edits", "2", "--sizes", "50"]) == 0
     rows = capsys.readouterr().out.splitlines()

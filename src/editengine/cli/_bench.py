@@ -1,11 +1,11 @@
-"""``editengine bench``: print speed figures (see :mod:`editengine._bench`)."""
+"""``editengine bench``: print speed figures (see :mod:`editengine.bench.speed`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from editengine import _bench as bench
+from editengine.bench import speed as bench
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -1,7 +1,7 @@
 """Input and output of the CLI commands: strict JSON, strict booleans, safe writes.
 
 Every command takes untrusted input (JSON from agents, telemetry files, datasets). These
-helpers turn each way it can be wrong into a :class:`~editengine._errors.BadRequest` with a
+helpers turn each way it can be wrong into a :class:`~editengine.BadRequest` with a
 one-line message, so no command ends in a traceback.
 """
 

@@ -6,12 +6,16 @@ import argparse
 import datetime
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from editengine._errors import BadRequest, EditError
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
+
+if TYPE_CHECKING:
+    from editengine.engine import EditEngine
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -65,10 +69,10 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _list(engine: object, args: argparse.Namespace) -> int:
+def _list(engine: EditEngine, args: argparse.Namespace) -> int:
     from editengine.engine._undo import candidates
 
-    entries = engine.journal_entries(args.path)  # type: ignore[attr-defined]
+    entries = engine.journal_entries(args.path)
     live = {entry.id for entry in candidates(entries)}
     if args.json:
         rows = [{**entry.to_dict(), "undoable": entry.id in live} for entry in entries]

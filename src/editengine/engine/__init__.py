@@ -30,6 +30,7 @@ turns an accepted text into a Plan.
 """
 
 from editengine._edits import ConfirmRequest, Decision, EditSpec
+from editengine._public import publish
 from editengine._results import EditResult
 from editengine.engine._core import DEFAULT_MAX_FILE_BYTES
 from editengine.engine._edit_engine import EditEngine
@@ -44,3 +45,6 @@ __all__ = [
     "EditSpec",
     "RelatednessGuard",
 ]
+
+
+publish(globals())  # public names show this package, not their private module

@@ -23,8 +23,8 @@ def observers_of(telemetry: object) -> tuple[EditObserver, ...]:
     if telemetry is None:
         return ()
     if hasattr(telemetry, "edit_started") or hasattr(telemetry, "edit_finished"):
-        return (telemetry,)  # type: ignore[return-value]
-    return tuple(telemetry)  # type: ignore[arg-type]
+        return (telemetry,)  # type: ignore[return-value]  # hasattr does not narrow to the observer protocol
+    return tuple(telemetry)  # type: ignore[arg-type]  # else a sequence of observers, as documented
 
 
 def notify(observers: Sequence[EditObserver], event: str, state: EditState) -> None:

@@ -70,6 +70,7 @@ from editengine.engine._reporting import (
     result_of,
     summary_of,
 )
+from editengine.engine._undo import UndoResult
 from editengine.files import (
     AnchoredDir,
     FileSnapshot,
@@ -316,16 +317,12 @@ class EngineCore:
             self.read_tracker.record(os.fspath(target.real), snapshot.sha256)
         return snapshot.text
 
-    def undo(
-        self, path: str | os.PathLike[str] | None = None, *, steps: int = 1
-    ) -> _undo.UndoResult:
+    def undo(self, path: str | os.PathLike[str] | None = None, *, steps: int = 1) -> UndoResult:
         """Undo the newest ``steps`` writes (of ``path``, or anywhere in the workspace) from
         the journal; :class:`StaleFile` if a file changed since. See ``engine/_undo.py``."""
         return _undo.reverse(self, path=path, steps=steps)
 
-    def redo(
-        self, path: str | os.PathLike[str] | None = None, *, steps: int = 1
-    ) -> _undo.UndoResult:
+    def redo(self, path: str | os.PathLike[str] | None = None, *, steps: int = 1) -> UndoResult:
         """Reverse the newest ``steps`` undos, while their files are as the undo left them."""
         return _undo.reverse(self, path=path, steps=steps, redo=True)
 
@@ -659,7 +656,7 @@ class EngineCore:
             tiers_for(match_mode)  # raises BadRequest naming the valid modes
 
     def _target(self, job: Job) -> Target:
-        target = self.workspace.resolve(job.file_path)  # type: ignore[arg-type]
+        target = self.workspace.resolve(job.file_path)  # type: ignore[arg-type]  # the caller's value as given: resolve refuses a non-path with BadRequest
         job.state.file_path = target.display
         if job.creates or self.files.exists(target.real, display=target.display):
             return target

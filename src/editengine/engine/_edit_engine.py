@@ -25,7 +25,7 @@ class EditEngine(EngineCore, ToolCalls):
             told what each edit did: tiers tried, fixer calls, outcome, timings.
         cascade: the pure matcher (:class:`EditCascade`); the default cascade when ``None``.
         max_file_bytes: larger files are refused (``file_too_large``) before they are read.
-        confirm: called with a :class:`~editengine._edits.ConfirmRequest` before a write; it
+        confirm: called with a :class:`~editengine.ConfirmRequest` before a write; it
             approves, refuses or modifies the edit. The file is re-checked after it answers.
         on_edited: called after each landed write (diff hooks, formatters' triggers).
         read_tracker: when given, an edit of a file changed since the agent last read it is
@@ -37,5 +37,5 @@ class EditEngine(EngineCore, ToolCalls):
         lock_timeout: seconds to wait for another writer of the same file.
         fixer_guard: the check a fixer's correction must pass (:class:`RelatednessGuard`).
         journal: the undo journal: ``True`` for the workspace's default journal, a
-            :class:`~editengine._journal.Journal`, or ``False`` for none.
+            :class:`~editengine.Journal`, or ``False`` for none.
     """

@@ -4,7 +4,7 @@ A fixer only proposes. Its corrected search is run back through the cascade on t
 it is *now* (re-read under the lock), with the caller's count rules; what is written there is
 the caller's own edit carried onto that search, which the model's replace must agree with
 (:class:`~editengine.engine._relatedness.RelatednessGuard`). Anything doubtful returns the
-caller's original :class:`~editengine._errors.NoMatch` with a note saying why.
+caller's original :class:`~editengine.NoMatch` with a note saying why.
 """
 
 from __future__ import annotations

@@ -523,7 +523,7 @@ def _edit_result(
 
 def _hunk_state(path: str, dry_run: bool, hunk: Hunk | None = None) -> EditState:
     state = EditState(file_path=path, dry_run=dry_run)
-    state.operation = "patch"  # type: ignore[assignment]
+    state.operation = "patch"
     if hunk is not None:
         state.old_chars, state.new_chars = len(hunk.before), len(hunk.after)
     return state

@@ -78,7 +78,7 @@ class RelatednessGuard:
     ) -> str:
         """What the correction's ``search`` is to become: the requested edit carried onto it
         and cross-checked against the model's ``replace``. Raises
-        :class:`~editengine.engine._edit_equivalence.NotTheRequestedEdit` saying how the
+        ``NotTheRequestedEdit`` saying how the
         model's edit differs from the requested one. ``file_text`` (the file) lets the model
         rename a misquoted name to one the file uses outside the search."""
         return replacement_to_write(old_string, new_string, search, replace, file_text=file_text)

@@ -3,7 +3,7 @@
 ``engine.undo(path=None, steps=1)`` reverses the newest writes still in effect — the
 newest anywhere in the workspace, or the newest of one file. A write is reversed only if
 the file still has the sha256 the journal recorded after it: otherwise someone changed it
-since, and the undo is refused with :class:`~editengine._errors.StaleFile` naming the file,
+since, and the undo is refused with :class:`~editengine.StaleFile` naming the file,
 before anything is written. Every step is checked first (all or nothing on a refusal);
 then each step is written atomically and journaled as an ``undo`` entry, which
 ``engine.redo()`` can reverse in turn (until the file is edited again).
@@ -254,13 +254,13 @@ def reverse(
 
 
 def _journal(engine: EngineCore) -> Journal:
-    journal = getattr(engine, "journal", None)
+    journal = engine.journal
     if journal is None:
         raise JournalError(
             "This engine keeps no undo journal (journal=False), so there is nothing to undo.",
             hint="Create the engine with the default journal to make edits undoable.",
         )
-    return journal  # type: ignore[no-any-return]
+    return journal
 
 
 def _real_key(engine: EngineCore, path: str | os.PathLike[str]) -> str:

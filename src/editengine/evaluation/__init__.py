@@ -11,6 +11,7 @@ misquotes it) and ``cross_product`` (one request of a cell, cut from a file).
 
 from __future__ import annotations
 
+from editengine._public import publish
 from editengine.evaluation._dataset import EvalCase, FixerAnswer, load_cases, read_dataset
 from editengine.evaluation._engine_executor import EngineExecutor
 from editengine.evaluation._executors import (
@@ -27,6 +28,7 @@ from editengine.evaluation._llm import FixerSource, ScriptedFixers, SharedFixer,
 from editengine.evaluation._runner import CaseRecord, RunResult, run_cases
 from editengine.evaluation._scoring import CaseResult, Outcome, score
 from editengine.evaluation._tables import Tally, by_category, summary
+from editengine.evaluation._workspace import case_workspace
 
 __all__ = [
     "EXECUTOR_KINDS",
@@ -48,6 +50,7 @@ __all__ = [
     "ablations",
     "build_executor",
     "by_category",
+    "case_workspace",
     "fixer_source",
     "load_cases",
     "read_dataset",
@@ -56,3 +59,6 @@ __all__ = [
     "summary",
     "with_fixer",
 ]
+
+
+publish(globals())  # public names show this package, not their private module

@@ -58,7 +58,7 @@ def parse_llm(spec: str) -> LLMChoice:
     """``none``, ``scripted``, ``replay:PATH``, ``openai`` or ``anthropic``."""
     text = spec.strip()
     if text.lower() in ("none", "scripted", *REAL_PROVIDERS):
-        return LLMChoice(text.lower())  # type: ignore[arg-type]
+        return LLMChoice(text.lower())  # type: ignore[arg-type]  # one of the kinds, checked just above
     head, sep, path = text.partition(":")
     if sep and head.lower() == "replay":
         if not path.strip():

@@ -10,6 +10,7 @@ Each module holds one idea:
 - :mod:`~editengine.files._suggest` — "did you mean" paths for a missing file.
 """
 
+from editengine._public import publish
 from editengine.files._anchored import AnchoredDir, MissingFolder, WorkspaceDir
 from editengine.files._atomic import atomic_write, atomic_write_at, sweep_stale_temps
 from editengine.files._locking import PathLocks, default_lock_dir
@@ -34,3 +35,6 @@ __all__ = [
     "suggest_paths",
     "sweep_stale_temps",
 ]
+
+
+publish(globals())  # public names show this package, not their private module

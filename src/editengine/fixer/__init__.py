@@ -5,6 +5,7 @@
 Anthropic. The engine validates every :class:`Correction` before writing.
 """
 
+from editengine._public import publish
 from editengine.fixer._budget import PromptBudget
 from editengine.fixer._cache import CorrectionCache, correction_key
 from editengine.fixer._deadline import Backoff
@@ -35,3 +36,6 @@ __all__ = [
     "make_provider",
     "parse_correction",
 ]
+
+
+publish(globals())  # public names show this package, not their private module

@@ -133,7 +133,7 @@ class SingleFlight(Generic[T]):
         if future.cancelled():  # nobody can be waiting on a cancelled future
             return
         if error is None:
-            future.set_result(value)  # type: ignore[arg-type]
+            future.set_result(value)  # type: ignore[arg-type]  # without an error the leader passes its value
         elif isinstance(error, Exception):
             future.set_exception(error)
         else:  # cancelled or interrupted: its followers take over rather than inherit it

@@ -26,9 +26,9 @@ class LLMFixer:
 
     - One total ``timeout`` (seconds) per call, retries included; transient provider
       errors are retried with backoff up to ``max_attempts``; a provider that blocks past
-      the deadline still yields :class:`~editengine._errors.FixerTimeout` on time.
+      the deadline still yields :class:`~editengine.FixerTimeout` on time.
     - Answers are checked against :data:`CORRECTION_SCHEMA`
-      (:class:`~editengine._errors.InvalidCorrection` if they do not fit).
+      (:class:`~editengine.InvalidCorrection` if they do not fit).
     - Corrections and "no change" verdicts are kept in an LRU of ``cache_size`` entries;
       errors and timeouts are not.
     - Files over ``window_threshold_lines`` lines are sent as windows of
@@ -38,10 +38,10 @@ class LLMFixer:
     - Concurrent identical requests (same cache key) share one call; each caller gets its
       outcome, and only the caller that made the call is charged its tokens.
     - An answer that is cut off, refused or not a valid correction raises
-      :class:`~editengine._errors.InvalidCorrection` carrying the tokens it cost.
+      :class:`~editengine.InvalidCorrection` carrying the tokens it cost.
     - :meth:`close` / :meth:`aclose` (or ``with`` / ``async with``) release the provider.
 
-    Every failure is a :class:`~editengine._errors.FixerError`. The fixer only proposes:
+    Every failure is a :class:`~editengine.FixerError`. The fixer only proposes:
     the engine checks the proposal against the file before anything is written.
     """
 
@@ -274,7 +274,7 @@ def _shared_error(error: Exception) -> Exception:
     if isinstance(shared, InvalidCorrection):
         shared.input_tokens = shared.output_tokens = 0
     # Telemetry records such a caller as answered without a call of its own (cache_hit).
-    shared.shared_call = True  # type: ignore[attr-defined]
+    shared.shared_call = True  # type: ignore[attr-defined]  # read back with getattr by telemetry; any exception may carry it
     return shared
 
 

@@ -50,7 +50,7 @@ class Correction:
 
 @runtime_checkable
 class Fixer(Protocol):
-    """Proposes a corrected search/replace; raises :class:`~editengine._errors.FixerError`."""
+    """Proposes a corrected search/replace; raises :class:`~editengine.FixerError`."""
 
     def correct(self, request: FixRequest) -> Correction: ...
 

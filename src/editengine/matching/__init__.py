@@ -1,5 +1,6 @@
 """Matching tiers: each forgives one kind of mistake a model makes when quoting code."""
 
+from editengine._public import publish
 from editengine.matching._anchor import BlockAnchorTier
 from editengine.matching._base import Match, Tier
 from editengine.matching._elision import ElisionTier
@@ -36,3 +37,6 @@ def default_tiers() -> list[Tier]:
         ElisionTier(),
         BlockAnchorTier(),
     ]
+
+
+publish(globals())  # public names show this package, not their private module

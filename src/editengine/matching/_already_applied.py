@@ -13,7 +13,7 @@ from rapidfuzz.distance import Indel
 from editengine._results import Region, TextEdit, TierAttempt
 from editengine._text import LineIndex, NormalizedText
 from editengine.matching import _search as search
-from editengine.matching._base import Match, Tier, TooManyPlaces
+from editengine.matching._base import Match, Tier, TooManyPlaces, fuzzy_settings
 from editengine.matching._elision import Elided, marker_count
 from editengine.matching._exact import ExactTier
 from editengine.matching._lines import may_hold_the_words_of
@@ -70,9 +70,9 @@ def holding_every_quote(
         # stands between the lines new_string adds and the ones it keeps.
         return _holding_every_elided_quote(tier, text, old, new, quotes)
     around = tier.find(text, new)
-    if tier.fuzzy:
-        threshold = getattr(tier, "threshold", 0.9)
-        around = [place for place in around if place.similarity >= threshold]
+    settings = fuzzy_settings(tier)
+    if settings is not None:
+        around = [place for place in around if place.similarity >= settings.threshold]
     inside = [
         any(outer.start <= inner.start and inner.end <= outer.end for outer in around)
         for inner in quotes

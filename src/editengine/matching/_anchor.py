@@ -8,7 +8,7 @@ from typing import ClassVar
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, Levenshtein
 
-from editengine.matching._base import DoubtfulMatch, Match
+from editengine.matching._base import FUZZY_THRESHOLD, DoubtfulMatch, Match
 from editengine.matching._lines import LineBlock, LineView, line_view, without_blank_edges
 
 # Lines this short or this common say little about where a block is ("}", "", "else:").
@@ -98,8 +98,8 @@ class BlockAnchorTier:
     def __init__(
         self,
         *,
-        threshold: float = 0.9,
-        margin: float = 0.04,
+        threshold: float = FUZZY_THRESHOLD,
+        margin: float = 0.04,  # narrower than the default: its candidates are whole blocks
         min_lines: int = 3,
         max_line_edits: int = 2,
         max_differing_fraction: float = 0.25,
@@ -216,7 +216,7 @@ def fuzzy_starts(
                 score_cutoff=_SHARED_CUTOFF,
             )
         shared = view.memo[memo_key]
-        found = [item for item in shared if item[1] >= cutoff][:limit]  # type: ignore[attr-defined]
+        found = [item for item in shared if item[1] >= cutoff][:limit]  # type: ignore[attr-defined]  # the memo holds rapidfuzz matches under this key
     else:
         found = process.extract(
             probe, view.stripped, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff

@@ -29,14 +29,51 @@ class Match:
     verbatim: bool = False
 
 
+# What a fuzzy tier demands of its best candidate, unless it sets its own ``threshold`` and
+# ``margin``: this similarity, and this lead over the runner-up.
+FUZZY_THRESHOLD = 0.9
+FUZZY_MARGIN = 0.05
+
+
 @runtime_checkable
 class Tier(Protocol):
-    """A matching strategy: finds *every* place old_string may stand for in content."""
+    """A matching strategy: finds *every* place old_string may stand for in content.
+
+    A ``fuzzy`` tier (its candidates carry a ``similarity`` below 1) may also set
+    ``threshold`` and ``margin`` (numbers); :func:`fuzzy_settings` reads them, with
+    :data:`FUZZY_THRESHOLD` and :data:`FUZZY_MARGIN` for a setting the tier leaves out.
+    """
 
     name: ClassVar[str]
     fuzzy: ClassVar[bool]
 
     def find(self, content: str, old: str) -> list[Match]: ...
+
+
+@dataclass(frozen=True)
+class FuzzySettings:
+    """The similarity a fuzzy tier's candidate must reach, and its lead over the runner-up."""
+
+    threshold: float = FUZZY_THRESHOLD
+    margin: float = FUZZY_MARGIN
+
+
+def fuzzy_settings(tier: Tier) -> FuzzySettings | None:
+    """``tier``'s threshold and margin; ``None`` for a tier that is not fuzzy (every
+    candidate it finds is certain, so it holds them to nothing)."""
+    if not tier.fuzzy:
+        return None
+    return FuzzySettings(
+        _number(getattr(tier, "threshold", None), FUZZY_THRESHOLD),
+        _number(getattr(tier, "margin", None), FUZZY_MARGIN),
+    )
+
+
+def _number(value: object, default: float) -> float:
+    """A setting that is a number; a flag or text is none (though Python counts True as 1)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return default
 
 
 class DoubtfulMatch(Exception):

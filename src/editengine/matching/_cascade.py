@@ -11,7 +11,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import cast
 
 from editengine._edits import EditSpec
 from editengine._errors import BadRequest, EditError
@@ -21,7 +20,14 @@ from editengine.matching import _already_applied as already_applied
 from editengine.matching import _quotes as quotes
 from editengine.matching import _refusals as refusals
 from editengine.matching import default_tiers
-from editengine.matching._base import DoubtfulMatch, Match, Tier, TooManyPlaces
+from editengine.matching._base import (
+    DoubtfulMatch,
+    FuzzySettings,
+    Match,
+    Tier,
+    TooManyPlaces,
+    fuzzy_settings,
+)
 from editengine.matching._elision import refuse_invented_markers
 
 AUTO = "auto"
@@ -117,9 +123,9 @@ def edit_text(
     >>> edit_text("if a:\n\tgo()\n", "if a:\n    go()", "if a:\n    stop()").new_content
     'if a:\n\tstop()\n'
 
-    Raises :class:`~editengine._errors.NoMatch`, :class:`~editengine._errors.AmbiguousMatch`,
-    :class:`~editengine._errors.CountMismatch`, :class:`~editengine._errors.UnmatchedElision`
-    or :class:`~editengine._errors.BadRequest`; ``content`` is never modified.
+    Raises :class:`~editengine.NoMatch`, :class:`~editengine.AmbiguousMatch`,
+    :class:`~editengine.CountMismatch`, :class:`~editengine.UnmatchedElision`
+    or :class:`~editengine.BadRequest`; ``content`` is never modified.
     """
     return (cascade or DEFAULT_CASCADE).edit(
         content,
@@ -174,18 +180,10 @@ class _TierRun:
 
 
 def _held_to(tier: Tier) -> tuple[float | None, float | None]:
-    """The similarity a fuzzy tier demands and its lead over the runner-up. They are a
-    fuzzy tier's own settings (``BlockAnchorTier(threshold=..., margin=...)``), not part of
-    the Tier protocol: a tier that places only certain candidates has none."""
-    if not tier.fuzzy:
-        return None, None
-    threshold, margin = getattr(tier, "threshold", None), getattr(tier, "margin", None)
-    return _number(threshold), _number(margin)
-
-
-def _number(value: object) -> float | None:
-    is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
-    return float(cast(float, value)) if is_number else None
+    """The similarity a fuzzy tier demands and its lead over the runner-up (the Tier
+    protocol's ``fuzzy_settings``): a tier that places only certain candidates has none."""
+    settings = fuzzy_settings(tier)
+    return (None, None) if settings is None else (settings.threshold, settings.margin)
 
 
 @dataclass
@@ -308,8 +306,8 @@ class _Pass:
         Raises when the best candidates are too close to tell apart; ``[]`` when none is
         good enough.
         """
-        threshold = getattr(run.tier, "threshold", 0.9)
-        margin = getattr(run.tier, "margin", 0.05)
+        settings = fuzzy_settings(run.tier) or FuzzySettings()
+        threshold, margin = settings.threshold, settings.margin
         ranked = sorted(run.candidates, key=lambda match: -match.similarity)
         accepted = [match for match in ranked if match.similarity >= threshold]
         if not accepted:

@@ -93,16 +93,16 @@ class LineView:
 
     def start(self, number: int) -> int:
         """Offset of line ``number``'s first character (0-based line)."""
-        bounds = self.__dict__.get("_bounds")
+        bounds: list[int] | None = self.__dict__.get("_bounds")
         if bounds is not None:  # first: tiers ask thousands of times once it is made
-            return bounds[number]  # type: ignore[no-any-return]
+            return bounds[number]
         return self._counted_start(number)
 
     def line_end(self, number: int) -> int:
         """Offset just past line ``number``'s text (before its newline)."""
-        bounds = self.__dict__.get("_bounds")
+        bounds: list[int] | None = self.__dict__.get("_bounds")
         if bounds is not None:
-            return bounds[number + 1] - 1  # type: ignore[no-any-return]
+            return bounds[number + 1] - 1
         return self._counted_start(number + 1) - 1
 
     def _counted_start(self, number: int) -> int:
@@ -188,7 +188,7 @@ class LineView:
         if memo_key not in self.memo:
             self.memo[memo_key] = self._lines_stripped_equal(key, limit, self.text)
         found = self.memo[memo_key]
-        return None if found is None else list(found)  # type: ignore[call-overload]
+        return None if found is None else list(found)  # type: ignore[call-overload]  # the memo holds a tuple of line numbers under this key
 
     def look_up_stripped_equal(self, keys: Iterable[str], limit: int) -> None:
         """Answer ``lines_stripped_equal(key, limit=limit)`` for every key in one pass.

@@ -114,7 +114,7 @@ def _plain_text(view: LineView) -> str:
             view.memo[memo_key] = "\n".join(mapped)
         else:
             view.memo[memo_key] = view.text
-    return view.memo[memo_key]  # type: ignore[return-value]
+    return view.memo[memo_key]  # type: ignore[return-value]  # the memo holds a str under this key
 
 
 def _line_blocks(

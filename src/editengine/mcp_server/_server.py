@@ -243,7 +243,7 @@ def _edit_tool(engine: EditEngine) -> Callable[..., Any]:
     ) -> Annotated[CallToolResult, EditOutput]:
         # The SDK forbids a union with CallToolResult in the annotation; an input_required
         # answer (approval asked in rounds) passes through its conversion untouched.
-        return await _run_edit(engine, ctx, "edit", arguments)  # type: ignore[return-value]
+        return await _run_edit(engine, ctx, "edit", arguments)  # type: ignore[return-value]  # see above: an InputRequiredResult passes through
 
     return edit
 
@@ -252,7 +252,7 @@ def _multi_edit_tool(engine: EditEngine) -> Callable[..., Any]:
     async def multi_edit(
         arguments: dict[str, Any], ctx: Context
     ) -> Annotated[CallToolResult, EditOutput]:
-        return await _run_edit(engine, ctx, "multiedit", arguments)  # type: ignore[return-value]
+        return await _run_edit(engine, ctx, "multiedit", arguments)  # type: ignore[return-value]  # as in edit: an InputRequiredResult passes through
 
     return multi_edit
 

@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from editengine._errors import BadRequest
+from editengine._public import publish
 from editengine.patch import _blocks as blocks
 from editengine.patch import _codex as codex
 from editengine.patch import _udiff as udiff
@@ -53,7 +54,7 @@ __all__ = [
 def parse_patch(text: str, format: str = AUTO, *, known_paths: Collection[str] = ()) -> Patch:
     """Parse ``text`` (``search_replace`` | ``udiff`` | ``apply_patch`` | ``auto``).
 
-    Raises :class:`~editengine._errors.PatchError` naming the patch line at fault.
+    Raises :class:`~editengine.PatchError` naming the patch line at fault.
     """
     if not isinstance(text, str):
         raise BadRequest(f"patch must be a string, got {type(text).__name__}.")
@@ -78,8 +79,8 @@ def apply_patch(
 
     ``result.files`` maps every path the patch touched to its new content (``None`` when
     deleted); ``result.hunks`` says where and how each hunk was placed. Raises
-    :class:`~editengine._errors.PatchError` for a malformed patch and
-    :class:`~editengine._errors.PatchFailed` when a hunk or file operation cannot be applied
+    :class:`~editengine.PatchError` for a malformed patch and
+    :class:`~editengine.PatchFailed` when a hunk or file operation cannot be applied
     (its ``cause`` says why); ``files`` is never modified.
     """
     if not isinstance(files, Mapping):
@@ -120,3 +121,6 @@ def _keyed_like(parsed: Patch, files: Mapping[str, Any]) -> Patch:
 
 def _normal(path: str) -> str:
     return posixpath.normpath(path) if path else path
+
+
+publish(globals())  # public names show this package, not their private module

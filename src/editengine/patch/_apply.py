@@ -120,7 +120,7 @@ class PatchResult:
 
     ``files`` maps every path the patch touched to its new content (``None`` when deleted);
     ``hunks`` says how each hunk was placed. On the engine, ``results`` holds one
-    :class:`~editengine._results.EditResult` per changed file, ``diff`` the combined diff.
+    :class:`~editengine.EditResult` per changed file, ``diff`` the combined diff.
     """
 
     format: str

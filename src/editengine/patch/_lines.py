@@ -49,6 +49,6 @@ def whole_line_cascade(cascade: Any) -> Any:
     cached = _CACHE.get(id(cascade))
     if cached is not None and cached[0] is cascade:
         return cached[1]
-    wrapped = Cascade([WholeLines(tier) for tier in cascade.tiers])  # type: ignore[misc]
+    wrapped = Cascade([WholeLines(tier) for tier in cascade.tiers])  # type: ignore[misc]  # WholeLines is a Tier: it forwards name and fuzzy to the tier it wraps
     _CACHE[id(cascade)] = (cascade, wrapped)
     return wrapped

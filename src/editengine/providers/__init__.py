@@ -7,6 +7,7 @@ Offline providers for tests and evaluation: :class:`ScriptedProvider`,
 :class:`ReplayProvider`, :class:`CallbackProvider`.
 """
 
+from editengine._public import publish
 from editengine.providers._anthropic_provider import DEFAULT_ANTHROPIC_MODEL, AnthropicProvider
 from editengine.providers._base import Provider, ProviderReply, ProviderRequest, request_key
 from editengine.providers._credentials import API_KEY_ENV_VARS, resolve_api_key
@@ -28,3 +29,6 @@ __all__ = [
     "request_key",
     "resolve_api_key",
 ]
+
+
+publish(globals())  # public names show this package, not their private module

@@ -1,9 +1,9 @@
 """The provider contract: one JSON-producing LLM call, sync and async.
 
 A provider turns ``(system, user, schema)`` into a JSON object that follows ``schema``.
-It raises only project errors: :class:`~editengine._errors.ProviderError` (``transient``
-tells whether a retry may help), :class:`~editengine._errors.ProviderConfigError` and
-:class:`~editengine._errors.InvalidCorrection`. Retries, deadlines and caching belong to
+It raises only project errors: :class:`~editengine.ProviderError` (``transient``
+tells whether a retry may help), :class:`~editengine.ProviderConfigError` and
+:class:`~editengine.InvalidCorrection`. Retries, deadlines and caching belong to
 the caller (:class:`editengine.fixer.LLMFixer`), never to the provider.
 """
 

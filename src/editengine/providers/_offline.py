@@ -119,7 +119,7 @@ class ReplayProvider:
     """Answers from a JSON Lines cassette keyed by a sha256 of (system, user, schema).
 
     Without ``record_with`` a request missing from the cassette is a
-    :class:`~editengine._errors.ProviderError`. With ``record_with=<real provider>``
+    :class:`~editengine.ProviderError`. With ``record_with=<real provider>``
     missing requests go to that provider and each answer is appended to the cassette,
     so a first run records and every later run replays offline. Errors are never
     recorded.

@@ -29,7 +29,7 @@ _Self = TypeVar("_Self", bound="SDKProvider")
 
 
 class SDKProvider(ABC):
-    """A :class:`~editengine.providers._base.Provider` over an official SDK.
+    """A :class:`~editengine.providers.Provider` over an official SDK.
 
     The SDK clients are built with ``max_retries=0``: retries and the overall deadline
     belong to the caller. Unless ``client`` / ``async_client`` are given (and then owned and

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from editengine._public import publish
 from editengine.telemetry._events import (
     SCHEMA_VERSION,
     EditFinished,
@@ -11,6 +12,8 @@ from editengine.telemetry._events import (
     TierTried,
     event_from_dict,
 )
+from editengine.telemetry._html import render_html
+from editengine.telemetry._html_vs import render_comparison_html
 from editengine.telemetry._recorder import Telemetry
 from editengine.telemetry._report import (
     Aggregator,
@@ -50,4 +53,9 @@ __all__ = [
     "aggregate_paths",
     "compare",
     "event_from_dict",
+    "render_comparison_html",
+    "render_html",
 ]
+
+
+publish(globals())  # public names show this package, not their private module

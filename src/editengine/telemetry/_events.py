@@ -173,4 +173,4 @@ def event_from_dict(data: dict[str, Any]) -> Event:
         raise ValueError(f"unsupported telemetry schema version {data.get('v')!r}")
     known = {f.name: f.name.rstrip("_") for f in dataclasses.fields(cls)}
     kwargs = {attr: data[key] for attr, key in known.items() if key in data}
-    return cls(**kwargs)  # type: ignore[return-value]
+    return cls(**kwargs)  # type: ignore[return-value]  # EVENT_TYPES holds only the Event classes

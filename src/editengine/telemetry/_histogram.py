@@ -135,7 +135,7 @@ class LogHistogram:
             "max": self.max,
         }
         for p in PERCENTILES:
-            out[f"p{p}"] = self.percentile(p)  # type: ignore[literal-required]
+            out[f"p{p}"] = self.percentile(p)  # type: ignore[literal-required]  # PERCENTILES are the p-keys of LatencySummary
         out["exact"] = self.exact
         return out
 

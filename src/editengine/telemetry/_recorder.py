@@ -261,7 +261,7 @@ def _immediate(sink: Sink) -> bool:
 
 def _as_sink(sink: Sink | Callable[[Event], object]) -> Sink:
     if hasattr(sink, "emit"):
-        return sink  # type: ignore[return-value]
+        return sink  # type: ignore[return-value]  # hasattr does not narrow to the Sink protocol
     if callable(sink):
         return CallbackSink(sink)
     raise TypeError(f"a telemetry sink needs an emit(event) method, got {sink!r}")

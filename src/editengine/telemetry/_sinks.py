@@ -83,7 +83,7 @@ class LoggingSink:
     """Logs each event as one line of JSON; the dict is also on the record as ``telemetry``."""
 
     def __init__(self, *, logger: logging.Logger | None = None, level: int = logging.INFO) -> None:
-        self._logger = logger or logging.getLogger("editengine.telemetry._events")
+        self._logger = logger or logging.getLogger("editengine.telemetry.events")
         self._level = level
 
     def emit(self, event: Event) -> None:
@@ -226,7 +226,7 @@ class OTelSink:
         meter_provider = meter_provider or metrics.get_meter_provider()
         self._logger = logger_provider.get_logger("editengine", __version__)
         meter = meter_provider.get_meter("editengine", __version__)
-        self._edits = meter.create_counter("editengine._edits", unit="1", description="Edits")
+        self._edits = meter.create_counter("editengine.edits", unit="1", description="Edits")
         self._tiers = meter.create_counter(
             "editengine.tier.attempts", unit="1", description="Tier attempts"
         )

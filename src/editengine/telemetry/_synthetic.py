@@ -217,7 +217,7 @@ class _Simulator:
         state.fixer = FixerCall(
             provider="openai",
             model=rng.choice(c.models),
-            outcome=outcome,  # type: ignore[arg-type]
+            outcome=outcome,  # type: ignore[arg-type]  # drawn from the outcome names, all valid
             latency_ms=latency,
             input_tokens=prompt_chars // 4 + 350,
             output_tokens=rng.randint(40, 400) if outcome != "timeout" else 0,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from editengine.fixer import figures
+from editengine.bench import fixer as figures
 
 
 def test_the_figures_script_prints_its_tables(capsys):

@@ -1,14 +1,14 @@
-"""Speed figures: ``editengine bench`` or ``python -m editengine._bench``.
+"""Speed figures: ``editengine bench`` or ``python -m editengine.bench.speed``.
 
 Cascade: per-edit time on generated files of 1,000 / 10,000 / 100,000 lines for an exact
 hit, an indentation-shifted hit, a token-reformatted hit and a full-cascade miss. Every
 repeat edits a fresh string, so nothing is served from a memo of the previous run.
 
-Real code (:mod:`editengine._bench_real`): the bundled sources concatenated to the same
+Real code (:mod:`editengine.bench._real_code`): the bundled sources concatenated to the same
 sizes, a hit, an indentation-shifted hit, typography, a typo and a miss, each with the
 time of every tier that ran (the two slowest shown).
 
-Pathological inputs (``--pathological``, :mod:`editengine._pathological`): the growth curve
+Pathological inputs (``--pathological``, :mod:`editengine.bench.pathological`): the growth curve
 over 100 KB / 400 KB / 1.6 MB of the inputs that make a naive matcher quadratic.
 
 Telemetry (``--telemetry-events N``): the time and peak memory of ``editengine report``
@@ -24,9 +24,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from editengine._bench_real import REAL_SCENARIOS, RealScenario
-from editengine._bench_real import request as real_request
 from editengine._errors import EditError
+from editengine.bench._real_code import REAL_SCENARIOS, RealScenario
+from editengine.bench._real_code import request as real_request
 from editengine.matching._cascade import edit_text
 
 SIZES = (1_000, 10_000, 100_000)
@@ -213,8 +213,8 @@ def print_real_rows(rows: list[dict[str, object]]) -> None:
         f"{'outcome':<{width}}slowest tiers (median ms)"
     )
     for row in rows:
-        median = float(row["median_ms"])  # type: ignore[arg-type]
-        lines = int(row["lines"])  # type: ignore[call-overload]
+        median = float(row["median_ms"])  # type: ignore[arg-type]  # a row mixes names and numbers: this key holds a number
+        lines = int(row["lines"])  # type: ignore[call-overload]  # a row mixes names and numbers: this key holds a number
         verdict = ""
         if lines == 100_000:
             verdict = f"<{REAL_TARGET_MS:g}" + (" ok" if median < REAL_TARGET_MS else " OVER")
@@ -223,7 +223,7 @@ def print_real_rows(rows: list[dict[str, object]]) -> None:
         tier_text = ", ".join(f"{tier} {ms:.1f}" for tier, ms in slowest)
         print(
             f"{row['scenario']!s:<13}{lines:>9,}{median:>12.3f}"
-            f"{float(row['min_ms']):>10.3f}{verdict:>10}  {row['outcome']!s:<{width}}{tier_text}"  # type: ignore[arg-type]
+            f"{float(row['min_ms']):>10.3f}{verdict:>10}  {row['outcome']!s:<{width}}{tier_text}"  # type: ignore[arg-type]  # a row mixes names and numbers: this key holds a number
         )
 
 
@@ -232,7 +232,7 @@ def print_rows(rows: list[dict[str, object]]) -> None:
     previous: dict[str, float] = {}
     for row in rows:
         name = str(row["scenario"])
-        median = float(row["median_ms"])  # type: ignore[arg-type]
+        median = float(row["median_ms"])  # type: ignore[arg-type]  # a row mixes names and numbers: this key holds a number
         target = row["target_ms"]
         verdict = (
             ""
@@ -242,7 +242,7 @@ def print_rows(rows: list[dict[str, object]]) -> None:
         growth = f"x{median / previous[name]:.1f}" if previous.get(name) else ""
         previous[name] = median
         print(
-            f"{name:<13}{row['lines']:>9,}{median:>12.3f}{float(row['min_ms']):>10.3f}"  # type: ignore[arg-type]
+            f"{name:<13}{row['lines']:>9,}{median:>12.3f}{float(row['min_ms']):>10.3f}"  # type: ignore[arg-type]  # a row mixes names and numbers: this key holds a number
             f"{verdict:>10}  {growth}"
         )
 
@@ -285,7 +285,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_from_args(args: argparse.Namespace) -> int:
     if args.pathological:
-        from editengine import _pathological as pathological
+        from editengine.bench import pathological
 
         print("Pathological inputs (seconds per edit, each in a fresh process)")
         return pathological.print_curve(
@@ -299,7 +299,7 @@ def run_from_args(args: argparse.Namespace) -> int:
             print("\nCascade speed on real code (the bundled sources concatenated)")
             print_real_rows(run_real(args.sizes, args.repeats, clock))
     if args.telemetry_events > 0:
-        from editengine.telemetry.bench import run_report_benchmark
+        from editengine.bench.telemetry import run_report_benchmark
 
         figures = run_report_benchmark(args.telemetry_events)
         print(

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from editengine import _pathological as pathological
+from editengine.bench import pathological
 
 HANG_GUARD_SECONDS = 60.0
 OWN_CASES = [case.name for case in pathological.CASES]

@@ -72,6 +72,6 @@ def run_report_benchmark(
         }
 
 
-if __name__ == "__main__":  # python -m editengine.telemetry.bench [EVENTS]
+if __name__ == "__main__":  # python -m editengine.bench.telemetry [EVENTS]
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     print(json.dumps(run_report_benchmark(count), indent=2))

@@ -1,4 +1,4 @@
-"""What the undo journal costs: ``python -m editengine.journal_bench``.
+"""What the undo journal costs: ``python -m editengine.bench.journal``.
 
 Per-edit time of ``EditEngine.edit`` on real files of 1,000 / 10,000 / 100,000 lines with
 no journal and with one, the time of a one-step ``undo``, and the journal bytes per edit.
@@ -14,8 +14,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from editengine._bench import generated_source
 from editengine._journal import Journal
+from editengine.bench.speed import generated_source
 from editengine.engine import EditEngine
 
 SIZES = (1_000, 10_000, 100_000)
@@ -49,7 +49,7 @@ def measure(base: Path, lines: int, *, journal: bool, edits: int) -> dict[str, f
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m editengine.journal_bench")
+    parser = argparse.ArgumentParser(prog="python -m editengine.bench.journal")
     parser.add_argument("--edits", type=int, default=30, help="edits per size (30)")
     parser.add_argument("--dir", help="where to make the files (default: a temp folder)")
     parser.add_argument(

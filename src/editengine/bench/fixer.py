@@ -1,4 +1,4 @@
-"""Fixer soundness figures: ``python -m editengine.fixer.figures``.
+"""Fixer soundness figures: ``python -m editengine.bench.fixer``.
 
 - Prompt budget: for generated files of several shapes (many short lines, few long lines,
   one huge line), the file's size, the prompt's bytes and estimated tokens within the

@@ -1,4 +1,4 @@
-"""Speed of a big patch: ``python -m editengine.patch.bench``.
+"""Speed of a big patch: ``python -m editengine.bench.patch``.
 
 Builds a 20-file workspace (generated Python, ``--lines`` lines per file) and one patch of
 100 hunks (5 per file, each with 3 lines of context) in each format, then times
@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from editengine._bench import generated_source
+from editengine.bench.speed import generated_source
 from editengine.engine import EditEngine
 from editengine.patch import apply_patch
 from editengine.patch._model import FORMATS

@@ -1,6 +1,6 @@
 """Pathological inputs: shapes of file and quote that make a naive matcher quadratic.
 
-``editengine bench --pathological`` (or ``python -m editengine._pathological``) times each
+``editengine bench --pathological`` (or ``python -m editengine.bench.pathological``) times each
 case at 100 KB / 400 KB / 1.6 MB and prints the growth curve: a near-linear case grows
 about x4 per step. Every case also states its right outcome (a strategy, or an error
 code); a case whose outcome is wrong is reported as such, whatever its time.
@@ -352,7 +352,7 @@ def run_case(case: Case, size: int) -> dict[str, object]:
     content, old, new = case.build(size)
     started = time.perf_counter()
     try:
-        result = edit_text(content, old, new, **case.kwargs)  # type: ignore[arg-type]
+        result = edit_text(content, old, new, **case.kwargs)  # type: ignore[arg-type]  # a case's kwargs are edit_text's keyword arguments
         outcome = result.strategy
         right = outcome == case.expect
         if right and case.expected_content is not None:
@@ -374,7 +374,7 @@ def run_case(case: Case, size: int) -> dict[str, object]:
 def run_in_subprocess(name: str, size: int, timeout: float) -> dict[str, object]:
     """One case in a fresh interpreter, killed after ``timeout`` seconds (a hang guard)."""
     completed = subprocess.run(
-        [sys.executable, "-m", "editengine._pathological", "--one", name, str(size)],
+        [sys.executable, "-m", "editengine.bench.pathological", "--one", name, str(size)],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -403,7 +403,7 @@ def print_curve(names: Sequence[str], sizes: Sequence[int], timeout: float) -> i
                 cells.append(f">{timeout:g} s")
                 failed = True
                 continue
-            seconds = float(figures["seconds"])  # type: ignore[arg-type]
+            seconds = float(figures["seconds"])  # type: ignore[arg-type]  # the child process wrote a number here
             times.append(seconds)
             mark = "" if figures["right"] else " WRONG"
             failed = failed or not figures["right"]
@@ -435,7 +435,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m editengine._pathological", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m editengine.bench.pathological", description=__doc__
+    )
     add_arguments(parser)
     parser.add_argument("--one", nargs=2, metavar=("CASE", "SIZE"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

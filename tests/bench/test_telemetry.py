@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from editengine.telemetry.bench import run_report_benchmark
+from editengine.bench.telemetry import run_report_benchmark
 
 
 def test_benchmark_reports_its_figures(tmp_path):
