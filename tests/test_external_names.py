@@ -29,6 +29,7 @@ import pytest
 
 import editengine
 from editengine import EditError
+from editengine import _request as request_schema
 from editengine.cli import _batch as batch
 from editengine.cli import build_parser
 from editengine.telemetry import LoggingSink
@@ -106,7 +107,13 @@ def _event_fields() -> list[str]:
 def _batch_fields() -> list[str]:
     """Request fields the batch command reads, answer fields it writes (edit and patch)."""
     tree = ast.parse(inspect.getsource(batch))
-    read: set[str] = set(batch._FIELDS)
+    # The fields come from the one request schema every front end parses (editengine._request).
+    read: set[str] = {"id"} | {
+        spelling
+        for schema in (request_schema.BATCH_EDIT, request_schema.BATCH_PATCH)
+        for field in schema.fields
+        for spelling in field.spellings()
+    }
     for node in ast.walk(tree):
         target = None
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
@@ -270,7 +277,8 @@ if __name__ == "__main__":  # pragma: no cover - prints the current names, to ad
     import anyio
 
     with tempfile.TemporaryDirectory() as folder:
-        print(json.dumps(anyio.run(_current, Path(folder)), indent=1))
+        names = anyio.run(_current, Path(folder))
+        print(json.dumps({kind: sorted(set(found)) for kind, found in names.items()}, indent=1))
 
 
 def test_every_error_code_and_class_is_documented() -> None:

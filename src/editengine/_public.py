@@ -22,8 +22,12 @@ def is_private(module: str) -> bool:
     return any(part.startswith("_") for part in module.split("."))
 
 
-def publish(namespace: Mapping[str, Any]) -> None:
-    """Set ``__module__`` of the package's exported names defined below it in private modules."""
+def publish(namespace: Mapping[str, Any], *, also: tuple[str, ...] = ()) -> None:
+    """Set ``__module__`` of the package's exported names defined below it in private modules.
+
+    ``also`` names private modules outside the package whose exported names it holds: a public
+    module (``editengine.tools``) has no modules below it, its private parts sit beside it.
+    """
     package = namespace["__name__"]
     for name in namespace["__all__"]:
         value = namespace[name]
@@ -33,7 +37,7 @@ def publish(namespace: Mapping[str, Any]) -> None:
             continue  # an alias: its own name is published where it is defined
         for item in inspect.getmro(value) if inspect.isclass(value) else (value,):
             module = getattr(item, "__module__", "") or ""
-            if module.startswith(package + ".") and is_private(module):
+            if (module.startswith(package + ".") or module in also) and is_private(module):
                 if inspect.isclass(item):
                     _resolve_annotations(item, module)
                 item.__module__ = package

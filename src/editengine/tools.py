@@ -34,6 +34,7 @@ from editengine._apply_patch_call import ApplyPatchCalls, openai_apply_patch, op
 from editengine._edits import EditSpec
 from editengine._errors import BadRequest, EditError
 from editengine._numbered import NumberedText, number_lines
+from editengine._public import publish
 from editengine._resources import prompt_text
 from editengine._results import EditResult
 from editengine._text_editor import (
@@ -493,7 +494,7 @@ class ToolCalls:
         if is_patch_tool(name):
             return run_patch_tool(self.apply_patch, arguments)
         if is_text_editor_tool(name):
-            return TextEditor(self)(arguments)  # type: ignore[arg-type]
+            return TextEditor(self)(arguments)  # type: ignore[arg-type]  # mixin: self is an EditEngine
         try:
             if isinstance(name, str) and _TOOL_NAMES.get(name.strip().lower()) == READ_TOOL:
                 return ToolResult(read_answer(self, arguments).text)
@@ -522,7 +523,7 @@ class ToolCalls:
         if is_patch_tool(name):
             return await asyncio.to_thread(run_patch_tool, self.apply_patch, arguments)
         if is_text_editor_tool(name):
-            return await TextEditor(self).acall(arguments)  # type: ignore[arg-type]
+            return await TextEditor(self).acall(arguments)  # type: ignore[arg-type]  # mixin: self is an EditEngine
         try:
             if isinstance(name, str) and _TOOL_NAMES.get(name.strip().lower()) == READ_TOOL:
                 answer = await asyncio.to_thread(read_answer, self, arguments)
@@ -559,3 +560,10 @@ def write_options(call: ToolCall, method: Any) -> dict[str, Any]:
     if call.overwrite and "overwrite" in inspect.signature(method).parameters:
         options["overwrite"] = True
     return options
+
+
+# Public names say ``editengine.tools``, not the private modules beside it that define them.
+publish(
+    globals(),
+    also=("editengine._apply_patch_call", "editengine._text_editor", "editengine._tool_answers"),
+)
