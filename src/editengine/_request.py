@@ -20,7 +20,7 @@ The rules, the same for every front end:
 ...              "replace_all": "false"})
 Traceback (most recent call last):
 ...
-editengine._errors.BadRequest: replace_all must be true or false (a JSON boolean), got 'false'.
+editengine.BadRequest: replace_all must be true or false (a JSON boolean), got 'false'.
 """
 
 from __future__ import annotations
