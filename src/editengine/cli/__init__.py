@@ -27,11 +27,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
-    from editengine.cli._guard import run_guarded
+    """Run one command; Ctrl-C anywhere in it ends with one line and exit status 130."""
+    from editengine.cli._guard import EXIT_INTERRUPTED, say_interrupted
 
-    return run_guarded(args.func, args)
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        from editengine.cli._guard import run_guarded
+
+        return run_guarded(args.func, args)
+    except KeyboardInterrupt:
+        say_interrupted()
+        return EXIT_INTERRUPTED

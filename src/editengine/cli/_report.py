@@ -7,10 +7,12 @@ import sys
 from typing import Any
 
 from editengine._errors import BadRequest, EditError
-from editengine.cli._io import json_text, write_output
+from editengine.cli._guard import say_error, say_warning
+from editengine.cli._io import check_output_path, json_text, write_output
 from editengine.telemetry._report import DEFAULT_PRICES, ReportOptions, aggregate_paths, compare
 
 _TITLE = "editengine telemetry report"
+EXIT_NO_EVENTS = 1
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -122,8 +124,19 @@ def run(args: argparse.Namespace) -> int:
     console = Console(file=sys.stdout)
     try:
         options = options_from_args(args)
+        check_output_path(args.html, flag="--html")
+        check_output_path(args.json, flag="--json")
         report = aggregate_paths(args.paths, options)
         other = aggregate_paths(args.vs, options) if args.vs else None
+        empty = [
+            (flag, paths, data)
+            for flag, paths, data in (("", args.paths, report), ("--vs ", args.vs, other))
+            if data is not None and not data["input"]["events"]
+        ]
+        if empty:
+            for flag, paths, data in empty:
+                say_warning(_nothing_read(flag, paths, data))
+            return EXIT_NO_EVENTS
         quiet = args.json == "-"  # JSON on stdout: no tables mixed in
         if other is None:
             payload: dict[str, Any] = dict(report)
@@ -153,6 +166,22 @@ def run(args: argparse.Namespace) -> int:
             else:
                 write_output(args.json, text + "\n", flag="--json")
     except EditError as err:
-        print(f"error [{err.code}]: {err}", file=sys.stderr)
+        say_error(err.code, str(err))
         return 2
     return 0
+
+
+def _nothing_read(flag: str, paths: list[str], report: Any) -> str:
+    """Why a report would be empty: no files, no event lines, or all outside the times."""
+    read = report["input"]
+    where = f"{flag}{' '.join(paths)}"
+    if not read["files"]:
+        why = "no telemetry files there (*.jsonl, *.ndjson, plain or gzipped)"
+    elif read["filtered_out"]:
+        why = f"all {read['filtered_out']:,} events fall outside --since/--until"
+    else:
+        why = (
+            f"{read['files']:,} file(s), {read['lines']:,} line(s), none an editengine event "
+            f"({read['malformed']:,} malformed, {read['unknown_events']:,} unknown)"
+        )
+    return f"no telemetry events read from {where}: {why}; nothing to report."

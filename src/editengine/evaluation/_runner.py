@@ -10,6 +10,7 @@ cassette being recorded are shared as they would be in one agent.
 from __future__ import annotations
 
 import contextlib
+import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -49,6 +50,13 @@ def run_chunk(config: EngineConfig, cases: Sequence[EvalCase]) -> list[CaseResul
         return [executor.run(case) for case in cases]
 
 
+def _leave_ctrl_c_to_parent() -> None:
+    """In a worker process: ignore SIGINT. Ctrl-C in a terminal reaches the whole process
+    group; the parent stops the run and reports it once, instead of one traceback per
+    worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _chunks(cases: Sequence[EvalCase], workers: int) -> list[Sequence[EvalCase]]:
     # Several chunks per worker keep the pool busy when cases differ in cost.
     size = max(1, min(50, -(-len(cases) // (workers * 4))))
@@ -79,12 +87,17 @@ def run_cases(
         results = _run_in_threads(cases, config, workers, progress)
     else:
         chunks = _chunks(cases, workers)
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_leave_ctrl_c_to_parent) as pool:
             futures = [pool.submit(run_chunk, config, chunk) for chunk in chunks]
-            for future, chunk in zip(futures, chunks, strict=True):
-                results.extend(future.result())
-                if progress:
-                    progress(len(chunk))
+            try:
+                for future, chunk in zip(futures, chunks, strict=True):
+                    results.extend(future.result())
+                    if progress:
+                        progress(len(chunk))
+            except KeyboardInterrupt:
+                # Stop at the chunks already running instead of running the rest.
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
     records = tuple(
         CaseRecord(case, result, score(case, result))
         for case, result in zip(cases, results, strict=True)
@@ -113,10 +126,14 @@ def _run_in_threads(
     results: list[CaseResult] = []
     try:
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            for result in pool.map(run_one, cases):
-                results.append(result)
-                if progress:
-                    progress(1)
+            try:
+                for result in pool.map(run_one, cases):
+                    results.append(result)
+                    if progress:
+                        progress(1)
+            except KeyboardInterrupt:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
     finally:
         for executor in executors:
             executor.close()
