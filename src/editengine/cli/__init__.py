@@ -10,6 +10,7 @@ import importlib
 from collections.abc import Sequence
 
 from editengine._version import __version__
+from editengine.cli._help import HelpFormatter, examples
 
 COMMANDS = ("apply", "batch", "bench", "eval", "patch", "report", "undo", "mcp")
 
@@ -18,6 +19,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="editengine",
         description="A self-correcting search/replace edit engine for AI coding agents.",
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            'editengine apply --file app.py --old "return 1" --new "return 2"',
+            "editengine undo",
+            "editengine mcp --root .",
+            "editengine COMMAND --help   # each command's options and examples",
+        ),
     )
     parser.add_argument("--version", action="version", version=f"editengine {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 from editengine._errors import BadRequest, EditError, EvaluationError
 from editengine._resources import benchmark_path
 from editengine.cli._guard import say_error
+from editengine.cli._help import HelpFormatter, examples
 from editengine.cli._io import check_output_path, json_text, write_output
 from editengine.evaluation import _peers as peers
 from editengine.evaluation._dataset import EvalCase, load_cases
@@ -63,6 +64,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "REFUSED (declined, file untouched) or WRONG (the file changed into anything "
             "else). Exits 1 when any case is WRONG or the success rate is under "
             "--min-success, 2 when the run cannot start."
+        ),
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "editengine eval",
+            "editengine eval --workers 4 --json out/eval.json --html out/eval.html",
+            "editengine eval --compare --show-failures 5",
+            "editengine eval my-cases.jsonl --category typography",
+            "editengine eval --telemetry eval.jsonl && editengine report eval.jsonl",
         ),
     )
     parser.add_argument(
@@ -405,12 +414,12 @@ def _check_peers(primary: RunResult, args: argparse.Namespace, out: Console, err
     path = peers.deviations_path()
     if args.write_deviations:
         table = peers.refresh_deviations(path, [primary])
-        out.print(f"wrote {path} ({table.count(chr(10)) - 2} deviations)")
+        out.print(f"wrote {path} ({table.count(chr(10)) - 2} deviations)", markup=False)
         return 0
     unlisted = peers.unlisted_failures(primary, peers.read_deviations(path))
     if unlisted:
         ids = ", ".join(r.case.id for r in unlisted)
         err.print(f"{len(unlisted)} failing peer case(s) not listed in {path}: {ids}")
         return 1
-    out.print(f"peer conformance: every failing case is documented in {path}")
+    out.print(f"peer conformance: every failing case is documented in {path}", markup=False)
     return 0

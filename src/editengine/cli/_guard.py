@@ -55,8 +55,9 @@ def say_interrupted() -> None:
 
 
 def say_error(code: str, message: str) -> None:
-    """The one error format of every command on stderr: ``error[code]: message``."""
-    _say(f"error[{code}]: {_one_line(message)}")
+    """The one error format of every command on stderr: ``error[code]: message`` (a
+    message may go on over more lines, e.g. the numbered lines of a no_match)."""
+    _say(f"error[{code}]: {message.rstrip()}")
 
 
 def say_warning(message: str) -> None:

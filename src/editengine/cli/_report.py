@@ -8,6 +8,7 @@ from typing import Any
 
 from editengine._errors import BadRequest, EditError
 from editengine.cli._guard import say_error, say_warning
+from editengine.cli._help import HelpFormatter, examples
 from editengine.cli._io import check_output_path, json_text, write_output
 from editengine.telemetry._report import DEFAULT_PRICES, ReportOptions, aggregate_paths, compare
 
@@ -23,6 +24,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "Streams telemetry events from files or directories (plain or gzipped JSON Lines, "
             "rotated backups included) in bounded memory and prints edits, success rate, "
             "strategy mix, tiers, fixer cost and latency, and recommendations."
+        ),
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "editengine report telemetry/",
+            "editengine report telemetry/ --since 2026-11-01 --html report.html",
+            "editengine report this-week/ --vs last-week/ --html vs.html",
+            "editengine report telemetry/ --json - --price gpt-4o-mini=0.15,0.60",
         ),
     )
     parser.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
@@ -133,11 +141,11 @@ def run(args: argparse.Namespace) -> int:
             for flag, paths, data in (("", args.paths, report), ("--vs ", args.vs, other))
             if data is not None and not data["input"]["events"]
         ]
-        if empty:
-            for flag, paths, data in empty:
-                say_warning(_nothing_read(flag, paths, data))
-            return EXIT_NO_EVENTS
-        quiet = args.json == "-"  # JSON on stdout: no tables mixed in
+        for flag, paths, data in empty:
+            say_warning(_nothing_read(flag, paths, data))
+        # JSON on stdout: no tables mixed in. Nothing read: no empty tables or page either,
+        # only the JSON (its "input" counts say what was found).
+        quiet = args.json == "-" or bool(empty)
         if other is None:
             payload: dict[str, Any] = dict(report)
             if not quiet:
@@ -149,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
                 render_comparison(rows, console, labels=("A", "B (--vs)"))
                 render_recommendations(report, console, label="A")
                 render_recommendations(other, console, label="B")
-        if args.html:
+        if args.html and not empty:
             if other is None:
                 from editengine.telemetry._html import render_html
 
@@ -168,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
     except EditError as err:
         say_error(err.code, str(err))
         return 2
-    return 0
+    return EXIT_NO_EVENTS if empty else 0
 
 
 def _nothing_read(flag: str, paths: list[str], report: Any) -> str:

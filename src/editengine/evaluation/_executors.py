@@ -292,9 +292,7 @@ def _engine_executor(config: EngineConfig) -> CaseExecutor:
     fixers = fixer_source(
         config.llm, model=config.model, record=config.record, timeout=config.fixer_timeout
     )
-    return EngineExecutor(
-        cascade=config.cascade(), fixers=fixers, telemetry_path=config.telemetry
-    )
+    return EngineExecutor(cascade=config.cascade(), fixers=fixers, telemetry_path=config.telemetry)
 
 
 def _batch_command_executor(config: EngineConfig) -> CaseExecutor:

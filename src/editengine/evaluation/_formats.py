@@ -254,5 +254,5 @@ def handle_formats(cases: Sequence[EvalCase], choice: str, out: Any, *, json_out
         ids = sorted(
             {i for tallies in results.values() for t in tallies.values() for i in t.wrong_ids}
         )
-        out.print(f"{wrong} WRONG: {', '.join(ids[:20])}")
+        out.print(f"{wrong} WRONG: {', '.join(ids[:20])}", markup=False)
     return 1 if wrong else 0
