@@ -10,6 +10,7 @@ cassette being recorded are shared as they would be in one agent.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 import time
@@ -50,11 +51,47 @@ def run_chunk(config: EngineConfig, cases: Sequence[EvalCase]) -> list[CaseResul
         return [executor.run(case) for case in cases]
 
 
+_interrupted = False  # in a worker process: a SIGINT came; run no further chunk
+
+
 def _leave_ctrl_c_to_parent() -> None:
-    """In a worker process: ignore SIGINT. Ctrl-C in a terminal reaches the whole process
-    group; the parent stops the run and reports it once, instead of one traceback per
-    worker."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """In a worker process, between chunks: a SIGINT is noted, not raised. Ctrl-C in a
+    terminal reaches the whole process group; an idle worker would die of it with a
+    traceback of its own, while the parent stops the run and reports it once."""
+    signal.signal(signal.SIGINT, _note_interrupt)
+
+
+def _note_interrupt(signum: int, frame: object) -> None:
+    global _interrupted
+    _interrupted = True
+
+
+def _stop_now(signum: int, frame: object) -> None:
+    _note_interrupt(signum, frame)
+    raise KeyboardInterrupt
+
+
+def _run_chunk_in_worker(config: EngineConfig, cases: Sequence[EvalCase]) -> list[CaseResult]:
+    """:func:`run_chunk` in a worker: a SIGINT during the chunk stops it (its cleanup runs,
+    and the pool hands the KeyboardInterrupt to the parent instead of printing it); after
+    one, the chunks already queued for this worker are not started."""
+    if _interrupted:
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGINT, _stop_now)
+    try:
+        return run_chunk(config, cases)
+    finally:
+        signal.signal(signal.SIGINT, _note_interrupt)
+
+
+def _interrupt_workers(pool: ProcessPoolExecutor) -> None:
+    """Pass Ctrl-C on to the workers: a SIGINT sent to the parent alone reaches no worker."""
+    # The pool keeps its processes in a private mapping; no public way to reach them.
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            if process.pid is not None and process.is_alive():
+                os.kill(process.pid, signal.SIGINT)
 
 
 def _chunks(cases: Sequence[EvalCase], workers: int) -> list[Sequence[EvalCase]]:
@@ -88,15 +125,17 @@ def run_cases(
     else:
         chunks = _chunks(cases, workers)
         with ProcessPoolExecutor(max_workers=workers, initializer=_leave_ctrl_c_to_parent) as pool:
-            futures = [pool.submit(run_chunk, config, chunk) for chunk in chunks]
+            futures = [pool.submit(_run_chunk_in_worker, config, chunk) for chunk in chunks]
             try:
                 for future, chunk in zip(futures, chunks, strict=True):
                     results.extend(future.result())
                     if progress:
                         progress(len(chunk))
             except KeyboardInterrupt:
-                # Stop at the chunks already running instead of running the rest.
+                # Run no further chunk, and stop the running ones (a worker cleans up after
+                # itself: workspaces, external engines).
                 pool.shutdown(wait=False, cancel_futures=True)
+                _interrupt_workers(pool)
                 raise
     records = tuple(
         CaseRecord(case, result, score(case, result))
