@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             'editengine apply --file app.py --old "return 1" --new "return 2"',
             'editengine apply --file app.py --old "x = 1" --new "x = 2" --dry-run',
             "editengine apply --json request.json --output-json",
-            'echo \'{"file_path": "app.py", "edits": [...]}\' | editengine apply --json -',
+            "editengine apply --json - --dry-run < request.json",
         ),
     )
     parser.add_argument("--file", dest="file_path", help="file to edit, relative to --root")

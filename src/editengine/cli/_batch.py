@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
         formatter_class=HelpFormatter,
         epilog=examples(
-            'echo \'{"content":"x = 1","old_string":"1","new_string":"2"}\' | editengine batch',
+            'echo \'{"content":"x=1","old_string":"1","new_string":"2"}\' | editengine batch',
             "editengine batch < requests.jsonl > answers.jsonl",
         ),
     )

@@ -320,9 +320,7 @@ def handle(args: argparse.Namespace) -> int:
         if args.patch_format:
             from editengine.evaluation._formats import handle_formats
 
-            # The format tables are wide by design: captured output keeps their old width.
-            wide = out if out.is_terminal else Console(width=160)
-            return handle_formats(cases, args.patch_format, wide, json_out=args.json)
+            return handle_formats(cases, args.patch_format, out, json_out=args.json)
         if args.telemetry is not None:
             configs, main = with_telemetry(configs, main, str(args.telemetry))
         preflight(configs)
