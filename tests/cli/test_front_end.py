@@ -62,7 +62,7 @@ def test_every_help_ends_with_examples_within_80_columns(command, capsys):
 def test_bench_has_a_description(capsys):
     with pytest.raises(SystemExit):
         main(["bench", "--help"])
-    usage, _, rest = capsys.readouterr().out.partition("\n\n")
+    _, _, rest = capsys.readouterr().out.partition("\n\n")
     assert rest.startswith("Times the matching cascade per edit")
 
 
