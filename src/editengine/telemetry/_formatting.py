@@ -30,9 +30,10 @@ def percentile(summary: LatencySummary, key: str) -> str:
 
 
 def value(kind: MetricKind, figure: float | None, *, signed: bool = False) -> str:
-    """A figure of ``kind``; ``signed`` for a change (``+1.5 pp``, ``-3.2`` ms)."""
+    """A figure of ``kind``; ``signed`` for a change (``+1.5 pp``, ``-3.2`` ms). A cost
+    that is not known (a model without a price) reads ``unknown``, as in the tables."""
     if figure is None:
-        return "-"
+        return "unknown" if kind == "usd" else "-"
     sign = "+" if signed and figure > 0 else ""
     if kind == "rate":
         return f"{sign}{figure * 100:.1f}" + (" pp" if signed else "%")

@@ -35,6 +35,8 @@ CHART_IDS = (
 
 def _card(item: Headline, compared: str) -> str:
     delta = ""
+    if compared and item.delta is None:  # a half without the figure (a cost not known)
+        delta = f"<div class='delta same' title='{esc(compared)}'>change unknown</div>"
     if item.delta is not None:
         change = row(item.label, item.kind, item.better, item.previous, item.current)
         arrow = "▲" if item.delta > 0 else "▼" if item.delta < 0 else "="

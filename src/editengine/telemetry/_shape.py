@@ -166,6 +166,16 @@ class DayRow(TypedDict):
     fixer_calls: int
     fixer_corrected: int
     duration_p95_ms: float | None
+    ambiguous: int  # edits that ended ambiguous
+    cost_usd: float | None  # the fixer's cost that day; None: a model without a price
+
+
+class HalfRow(TypedDict):
+    """The earlier or the later half of the days with data (for the change of a figure)."""
+
+    first_day: str
+    last_day: str
+    duration_p95_ms: float | None
 
 
 class RecommendationDict(TypedDict):
@@ -185,6 +195,7 @@ class Report(TypedDict):
     fixer: FixerSection
     by_file_size: list[SizeRow]
     days: list[DayRow]
+    halves: list[HalfRow]  # [earlier, later] with two or more days, else []
     recommendations: list[RecommendationDict]
 
 
