@@ -91,7 +91,10 @@ def _recommendations(page: Page, report: Report) -> None:
 
 def _evidence(value: object) -> str:
     if isinstance(value, float):
-        return f"{value:,.4g}"
+        # 30,000 not 3e+04: whole and large numbers in full, others to four digits.
+        if value.is_integer() or abs(value) >= 1000:
+            return f"{value:,.0f}"
+        return f"{value:.4g}"
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, dict):
