@@ -10,6 +10,7 @@ from editengine._errors import BadRequest, EditError
 from editengine.cli._guard import say_error, say_warning
 from editengine.cli._help import HelpFormatter, examples
 from editengine.cli._io import check_output_path, json_text, write_output
+from editengine.telemetry._noise import Noise, parse_noise
 from editengine.telemetry._report import DEFAULT_PRICES, ReportOptions, aggregate_paths, compare
 
 _TITLE = "editengine telemetry report"
@@ -71,6 +72,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=float,
         metavar="MS",
         help="the fixer deadline in ms (else as recorded in the events, else inferred)",
+    )
+    parser.add_argument(
+        "--noise",
+        default="auto",
+        metavar="PCT",
+        help=(
+            "with --vs: colour a change better or worse only beyond this percentage of A's "
+            "value (auto, the default: beyond what chance gives at 95%% confidence, from "
+            "each side's own spread; 0: every change)"
+        ),
     )
     parser.set_defaults(func=run)
 
@@ -134,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
         options = options_from_args(args)
         check_output_path(args.html, flag="--html")
         check_output_path(args.json, flag="--json")
+        noise = _noise(args.noise)
         report = aggregate_paths(args.paths, options)
         other = aggregate_paths(args.vs, options) if args.vs else None
         empty = [
@@ -151,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
             if not quiet:
                 render_report(report, console)
         else:
-            rows = compare(report, other)
+            rows = compare(report, other, noise=noise)
             payload = {"a": report, "b": other, "comparison": rows}
             if not quiet:
                 render_comparison(rows, console, labels=("A", "B (--vs)"))
@@ -165,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 from editengine.telemetry._html_vs import render_comparison_html
 
-                page = render_comparison_html(report, other, labels=("A", "B"))
+                page = render_comparison_html(report, other, labels=("A", "B"), noise=noise)
             write_output(args.html, page, flag="--html")
         if args.json:
             text = json_text(payload, indent=2, default=str)
@@ -177,6 +189,16 @@ def run(args: argparse.Namespace) -> int:
         say_error(err.code, str(err))
         return 2
     return EXIT_NO_EVENTS if empty else 0
+
+
+def _noise(text: str) -> Noise:
+    try:
+        return parse_noise(text)
+    except ValueError:
+        raise BadRequest(
+            f"--noise {text!r} is not a percentage.",
+            hint="Give auto (the default), 0 (colour every change) or a percentage: --noise 5.",
+        ) from None
 
 
 def _nothing_read(flag: str, paths: list[str], report: Any) -> str:

@@ -211,3 +211,6 @@ class ComparisonRow(TypedDict):
     a: float | None
     b: float | None
     delta: float | None
+    # A change no larger than this is within the runs' spread: shown, coloured neither way
+    # (None: no threshold known, every change counts).
+    noise: float | None
