@@ -168,6 +168,12 @@ class Aggregator:
         self.fixer_calls = 0
         self.fixer_outcomes: dict[str, int] = dict.fromkeys(FIXER_OUTCOMES, 0)
         self.fixer_windowed = 0
+        self.fixer_refusals: dict[str, int] = {}
+        # Request fingerprints seen (fixer calls only: a small share of the events).
+        self.fixer_keys: set[str] = set()
+        self.fixer_keyed = 0
+        self.fixer_repeats = 0
+        self.fixer_repeat_misses = 0
         self.fixer_prompt_chars = 0
         self.fixer_latency = LogHistogram()  # cache misses
         self.fixer_latency_success = LogHistogram()
@@ -360,6 +366,18 @@ class Aggregator:
         if deadline is not None:
             deadline = float(deadline)
             self.fixer_deadlines[deadline] = self.fixer_deadlines.get(deadline, 0) + 1
+        if outcome == "failed_validation":
+            reason = data.get("refusal_reason") or "unrecorded"
+            self.fixer_refusals[reason] = self.fixer_refusals.get(reason, 0) + 1
+        key = data.get("request_key")
+        if key:
+            self.fixer_keyed += 1
+            if key in self.fixer_keys:
+                self.fixer_repeats += 1
+                if not cached:
+                    self.fixer_repeat_misses += 1
+            else:
+                self.fixer_keys.add(key)
         model_name = data.get("model") or "unknown"
         model = self.models.get(model_name)
         if model is None:
@@ -602,6 +620,12 @@ class Aggregator:
             "output_tokens": sum(m.output_tokens for m in self.models.values()),
             "cost_usd": total_cost if calls else 0.0,
             "by_model": by_model,
+            "refusal_reasons": dict(
+                sorted(self.fixer_refusals.items(), key=lambda kv: (-kv[1], kv[0]))
+            ),
+            "keyed_calls": self.fixer_keyed,
+            "repeated_requests": self.fixer_repeats,
+            "repeated_misses": self.fixer_repeat_misses,
         }
 
     def _size_section(self) -> list[SizeRow]:

@@ -147,6 +147,14 @@ class FixerSection(TypedDict):
     output_tokens: int
     cost_usd: float | None
     by_model: list[ModelRow]
+    # failed_validation calls by why the correction was refused ("unrecorded": an engine
+    # that did not say).
+    refusal_reasons: dict[str, int]
+    # Calls carrying a request_key; of those, repeats of an earlier identical request, and
+    # the repeats that were not answered from the cache.
+    keyed_calls: int
+    repeated_requests: int
+    repeated_misses: int
 
 
 class SizeRow(TypedDict):
