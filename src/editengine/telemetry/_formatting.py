@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from editengine.telemetry._shape import LatencySummary, MetricKind, TierRow
+from editengine.telemetry._shape import FixerSection, LatencySummary, MetricKind, TierRow
 
 
 def pct(value: float | None) -> str:
@@ -44,6 +44,20 @@ def value(kind: MetricKind, figure: float | None, *, signed: bool = False) -> st
     if figure < 0:
         return f"-{ms(-figure)}"
     return f"{sign}{ms(figure)}"
+
+
+def repeats(fixer: FixerSection) -> str:
+    """Repeats of an earlier identical request, and (in brackets) those that missed the
+    cache; ``-`` for events without request_key (an engine that did not record it)."""
+    if not fixer.get("keyed_calls"):
+        return "-"
+    return f"{fixer['repeated_requests']:,} ({fixer['repeated_misses']:,})"
+
+
+def refusals(fixer: FixerSection) -> str:
+    """``misplaced 12, search_ambiguous 3``: why the engine refused the corrections."""
+    reasons = fixer.get("refusal_reasons") or {}
+    return ", ".join(f"{reason} {n:,}" for reason, n in reasons.items()) or "-"
 
 
 def period(first_ts: str | None, last_ts: str | None) -> str:

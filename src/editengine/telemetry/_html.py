@@ -275,6 +275,7 @@ def _fixer(page: Page, report: Report) -> None:
                 ("edits rescued", f"{fixer['rescued_edits']:,}"),
                 ("timeouts", f"{fixer['timeouts']:,} ({fmt.pct(fixer['timeout_rate'])})"),
                 ("cache hits", f"{fixer['cache_hits']:,} ({fmt.pct(fixer['cache_hit_rate'])})"),
+                ("repeated requests (cache misses)", fmt.repeats(fixer)),
                 ("windowed prompts", f"{fixer['windowed']:,}"),
                 ("deadline ms (as configured)", fmt.ms(fixer["deadline_ms"])),
             ],
@@ -295,6 +296,16 @@ def _fixer(page: Page, report: Report) -> None:
             table_id="table-fixer-outcomes",
         )
     )
+    reasons = fixer.get("refusal_reasons") or {}
+    if reasons:
+        refused = sum(reasons.values())
+        page.raw(
+            table(
+                ("correction refused because", "calls", "share"),
+                [(reason, f"{n:,}", fmt.pct(n / refused)) for reason, n in reasons.items()],
+                table_id="table-fixer-refusals",
+            )
+        )
     page.figure("chart-fixer-outcomes", figures.fixer_outcomes(go, outcomes))
     if fixer["latency_ms"].get("count"):
         page.figure("chart-fixer-latency", figures.fixer_latency(go, report))
