@@ -41,6 +41,11 @@ class FixerCall:
     note: str | None = None
     # The fixer's configured deadline, retries included; None when the fixer has none.
     deadline_ms: float | None = None
+    # Why a correction was not used (outcome failed_validation): a stable code such as
+    # "misplaced" or "search_ambiguous"; None otherwise.
+    refusal_reason: str | None = None
+    # A fingerprint of the request (equal for identical requests); None without a request.
+    request_key: str | None = None
 
 
 @dataclass

@@ -204,8 +204,10 @@ def test_report_counts_every_line_and_never_crashes(lines):
         stdout, stderr = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
             status = main(["report", str(events), "--json", str(out)])
-        assert status == 0, stderr.getvalue()
         summary = json.loads(out.read_text())["input"]
+        # No event read: a warning and exit status 1 (the JSON still says what was found).
+        assert status == (0 if summary["events"] else 1), stderr.getvalue()
+        assert ("warning: no telemetry events read" in stderr.getvalue()) == (status == 1)
         if lines[0].startswith(b"\x1f\x8b"):
             # gzip's magic number: the file is read as a gzip stream, which this is not, and
             # is counted as unreadable (kept as far as it could be read: here, nothing).

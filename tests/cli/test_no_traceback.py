@@ -24,7 +24,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 def first_line_is_typed(err: str) -> None:
     line = err.strip().splitlines()[0]
-    assert line.startswith(("error[", "error [", "error (")), err
+    assert line.startswith("error["), err
 
 
 def batch(stdin: bytes, env: dict[str, str] | None = None) -> list[dict]:

@@ -84,7 +84,7 @@ def test_bad_arguments_are_typed_errors(telemetry_file, capsys, argv, code, need
     path, _ = telemetry_file
     assert main(["report", str(path), *argv]) == 2
     err = capsys.readouterr().err
-    assert f"error [{code}]" in err and needle in err
+    assert f"error[{code}]" in err and needle in err
 
 
 def test_missing_input_as_a_subprocess(tmp_path):
@@ -95,7 +95,7 @@ def test_missing_input_as_a_subprocess(tmp_path):
         timeout=60,
     )
     assert done.returncode == 2
-    assert "error [file_not_found]" in done.stderr and "missing.jsonl" in done.stderr
+    assert "error[file_not_found]" in done.stderr and "missing.jsonl" in done.stderr
 
 
 def test_html_page_holds_its_charts_and_works_offline(telemetry_file, tmp_path, capsys):

@@ -51,6 +51,8 @@ FIXER = COMMON | {
     "prompt_bytes",
     "prompt_tokens",
     "prompt_budget_bytes",
+    "refusal_reason",
+    "request_key",
 }
 FINISHED = COMMON | {
     "outcome",

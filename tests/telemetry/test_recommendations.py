@@ -112,9 +112,34 @@ def test_no_deadline_advice_without_timeouts(tmp_path):
     assert not {"fixer_deadline_raise", "fixer_deadline_lower"} & set(recs)
 
 
-def test_low_cache_hit_rate(tmp_path):
-    assert "fixer_cache_low" in recommendations(tmp_path, p_cache_hit=0.0, **FIXER_MIX)
-    assert "fixer_cache_low" not in recommendations(tmp_path, p_cache_hit=0.5, **FIXER_MIX)
+def test_repeated_requests_that_miss_the_cache(tmp_path):
+    # Identical requests come again and the cache answers none of them: a cache problem.
+    recs = recommendations(tmp_path, p_cache_hit=0.0, p_repeat_miss=0.3, **FIXER_MIX)
+    evidence = recs["fixer_cache_low"]["evidence"]
+    assert evidence["repeated_misses"] == evidence["repeated_requests"] >= 20
+
+
+def test_no_cache_advice_when_requests_do_not_repeat(tmp_path):
+    # Every edit fails differently: no request repeats, so no cache could have helped,
+    # however low the hit rate.
+    assert "fixer_cache_low" not in recommendations(tmp_path, p_cache_hit=0.0, **FIXER_MIX)
+
+
+def test_no_cache_advice_when_the_repeats_hit(tmp_path):
+    recs = recommendations(tmp_path, p_cache_hit=0.5, p_repeat_miss=0.05, **FIXER_MIX)
+    assert "fixer_cache_low" not in recs
+
+
+def test_events_without_request_keys_never_suggest_the_cache(tmp_path):
+    from editengine.telemetry._aggregate import Aggregator
+
+    aggregator = Aggregator()
+    event = {"event": "fixer.called", "ts": "2026-01-01T00:00:00.000000Z", "outcome": "corrected",
+             "latency_ms": 900.0, "cache_hit": False}  # fmt: skip
+    aggregator.consume([event] * 500)  # an engine from before request_key: cannot tell
+    report = aggregator.result()
+    assert report["fixer"]["keyed_calls"] == report["fixer"]["repeated_requests"] == 0
+    assert not [r for r in report["recommendations"] if r["kind"] == "fixer_cache_low"]
 
 
 def test_a_fixer_that_rarely_corrects(tmp_path):

@@ -157,8 +157,9 @@ def test_the_front_door_names_are_pinned() -> None:
 def test_the_docstring_examples_run() -> None:
     import doctest
 
-    from editengine import _request, _tool_answers
+    from editengine import _request
 
-    for module in (tools, _request, _tool_answers):
+    # The tool answers' examples run with editengine.tools: their classes are published there.
+    for module in (tools, _request):
         failures, tried = doctest.testmod(module)
         assert tried >= 1 and failures == 0, module.__name__

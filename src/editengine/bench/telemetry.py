@@ -72,6 +72,31 @@ def run_report_benchmark(
         }
 
 
-if __name__ == "__main__":  # python -m editengine.bench.telemetry [EVENTS]
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
-    print(json.dumps(run_report_benchmark(count), indent=2))
+def main(argv: list[str] | None = None) -> int:
+    """``python -m editengine.bench.telemetry [EVENTS]``: the figures as JSON."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m editengine.bench.telemetry",
+        description="Write about EVENTS synthetic telemetry events to a temporary file, "
+        "aggregate them in a fresh process and print the figures as JSON (wall seconds, "
+        "events per second, peak RSS).",
+        epilog="example: python -m editengine.bench.telemetry 100000",
+    )
+    parser.add_argument(
+        "events", nargs="?", type=int, default=1_000_000, help="events (default 1000000)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the synthetic events")
+    args = parser.parse_args(argv)
+    if args.events < 1:
+        parser.error(f"EVENTS must be at least 1, got {args.events}")
+    try:
+        print(json.dumps(run_report_benchmark(args.events, seed=args.seed), indent=2))
+    except KeyboardInterrupt:
+        print("error[interrupted]: stopped by Ctrl-C (SIGINT).", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

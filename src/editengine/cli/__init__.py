@@ -10,6 +10,7 @@ import importlib
 from collections.abc import Sequence
 
 from editengine._version import __version__
+from editengine.cli._help import HelpFormatter, examples
 
 COMMANDS = ("apply", "batch", "bench", "eval", "patch", "report", "undo", "mcp")
 
@@ -18,6 +19,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="editengine",
         description="A self-correcting search/replace edit engine for AI coding agents.",
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            'editengine apply --file app.py --old "return 1" --new "return 2"',
+            "editengine undo",
+            "editengine mcp --root .",
+            "editengine COMMAND --help   # each command's options and examples",
+        ),
     )
     parser.add_argument("--version", action="version", version=f"editengine {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -27,11 +35,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
-    from editengine.cli._guard import run_guarded
+    """Run one command; Ctrl-C anywhere in it ends with one line and exit status 130."""
+    from editengine.cli._guard import EXIT_INTERRUPTED, say_interrupted
 
-    return run_guarded(args.func, args)
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        from editengine.cli._guard import run_guarded
+
+        return run_guarded(args.func, args)
+    except KeyboardInterrupt:
+        say_interrupted()
+        return EXIT_INTERRUPTED

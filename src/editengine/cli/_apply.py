@@ -7,6 +7,8 @@ import sys
 from typing import Any
 
 from editengine._errors import BadRequest, EditError, ProviderConfigError
+from editengine.cli._guard import say_error
+from editengine.cli._help import HelpFormatter, examples
 from editengine.cli._io import boolean, json_text, parse_json
 
 EXIT_OK = 0
@@ -22,6 +24,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "Apply one edit to a file under --root: --file/--old/--new, or --json with "
             '{"file_path", "old_string", "new_string", ...} or {"file_path", "edits": [...]}. '
             "Exit status 0 on success, 1 when the edit fails, 2 on bad usage."
+        ),
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            'editengine apply --file app.py --old "return 1" --new "return 2"',
+            'editengine apply --file app.py --old "x = 1" --new "x = 2" --dry-run',
+            "editengine apply --json request.json --output-json",
+            "editengine apply --json - --dry-run < request.json",
         ),
     )
     parser.add_argument("--file", dest="file_path", help="file to edit, relative to --root")
@@ -49,19 +58,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    as_json = args.output_json
     try:
         request = _request(args)
     except BadRequest as error:
-        return _fail(error, EXIT_USAGE)
+        return fail(error, EXIT_USAGE, as_json=as_json)
     try:
         engine = _engine(args)
     except ImportError as error:
-        print(f"error[provider_config]: the LLM fixer is not available: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    except ProviderConfigError as error:
-        return _fail(error, EXIT_USAGE)
+        unavailable = ProviderConfigError(f"the LLM fixer is not available: {error}")
+        return fail(unavailable, EXIT_USAGE, as_json=as_json)
     except EditError as error:
-        return _fail(error, EXIT_USAGE)
+        return fail(error, EXIT_USAGE, as_json=as_json)
 
     try:
         # One rule for booleans: JSON true/false only, as for replace_all.
@@ -86,12 +94,12 @@ def run(args: argparse.Namespace) -> int:
                 dry_run=dry_run,
             )
     except BadRequest as error:
-        return _fail(error, EXIT_USAGE)
+        return fail(error, EXIT_USAGE, as_json=as_json)
     except EditError as error:
-        return _fail(error, EXIT_EDIT_FAILED)
+        return fail(error, EXIT_EDIT_FAILED, as_json=as_json)
 
     if args.output_json:
-        print(json_text(result.to_dict(), indent=2))
+        print(json_text({"ok": True, **result.to_dict()}, indent=2))
         return EXIT_OK
     _print_result(result.summary, result.notes, result.diff, color=not args.no_color)
     return EXIT_OK
@@ -175,8 +183,12 @@ def _engine(args: argparse.Namespace) -> Any:
     return EditEngine(args.root, fixer=fixer)
 
 
-def _fail(error: EditError, status: int) -> int:
-    print(f"error[{error.code}]: {error}", file=sys.stderr)
+def fail(error: EditError, status: int, *, as_json: bool) -> int:
+    """Report a failed command: ``error[code]: message`` on stderr and, under
+    --output-json, ``{"ok": false, "error_code", "error"}`` on stdout as well."""
+    if as_json:
+        print(json_text({"ok": False, **error.to_dict()}, indent=2))
+    say_error(error.code, str(error))
     return status
 
 

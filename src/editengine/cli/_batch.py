@@ -11,6 +11,7 @@ from typing import IO, Any
 
 from editengine import _request as rq
 from editengine._errors import BadRequest, EditError
+from editengine.cli._help import HelpFormatter, examples
 from editengine.cli._io import json_line, parse_json
 from editengine.matching._cascade import edit_text
 
@@ -24,6 +25,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "match_mode} per line; writes {id, ok, new_content, strategy, error, error_code, "
             "elapsed_ms} per line, in order, flushed. A line {id, files, patch, format} "
             "applies a patch to the files and answers with files instead of new_content."
+        ),
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            'echo \'{"content":"x=1","old_string":"1","new_string":"2"}\' | editengine batch',
+            "editengine batch < requests.jsonl > answers.jsonl",
         ),
     )
     parser.set_defaults(func=lambda args: run(sys.stdin, sys.stdout))

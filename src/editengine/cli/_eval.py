@@ -7,15 +7,18 @@ import math
 import shlex
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from editengine._errors import EditError, EvaluationError
+from editengine._errors import BadRequest, EditError, EvaluationError
 from editengine._resources import benchmark_path
-from editengine.cli._io import json_text, write_output
+from editengine.cli._guard import say_error
+from editengine.cli._help import HelpFormatter, examples
+from editengine.cli._io import check_output_path, json_text, write_output
 from editengine.evaluation import _peers as peers
 from editengine.evaluation._dataset import EvalCase, load_cases
 from editengine.evaluation._executors import (
@@ -61,6 +64,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "REFUSED (declined, file untouched) or WRONG (the file changed into anything "
             "else). Exits 1 when any case is WRONG or the success rate is under "
             "--min-success, 2 when the run cannot start."
+        ),
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "editengine eval",
+            "editengine eval --workers 4 --json out/eval.json --html out/eval.html",
+            "editengine eval --compare --show-failures 5",
+            "editengine eval my-cases.jsonl --category typography",
+            "editengine eval --telemetry eval.jsonl && editengine report eval.jsonl",
         ),
     )
     parser.add_argument(
@@ -143,6 +154,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=("search_replace", "udiff", "apply_patch", "all"),
         help="also write every case as a patch in this format (or all three), apply it with "
         "apply_patch and report it beside edit, with multi-file patches",
+    )
+    parser.add_argument(
+        "--telemetry",
+        type=Path,
+        metavar="FILE",
+        help="append the engine's telemetry events to FILE (JSON Lines) for editengine report",
     )
     parser.set_defaults(func=handle)
 
@@ -292,17 +309,9 @@ def json_report(
 
 def handle(args: argparse.Namespace) -> int:
     out = Console()  # the terminal's width (COLUMNS, else 80 when piped): tables fit it
-    err = Console(stderr=True, soft_wrap=True)
-    if args.workers < 1:
-        err.print("--workers must be at least 1.")
-        return 2
-    if args.write_deviations and not args.peers:
-        err.print("--write-deviations needs --peers.")
-        return 2
-    if not math.isfinite(args.min_success) or not 0 <= args.min_success <= 100:
-        err.print(f"--min-success must be a percentage from 0 to 100, got {args.min_success}.")
-        return 2
+    err = Console(stderr=True, soft_wrap=True, markup=False, highlight=False)
     try:
+        check_arguments(args)
         paths = dataset_paths(args)
         configs, main = configurations(args)
         cases = load_cases(paths, categories=args.category or None)
@@ -311,14 +320,14 @@ def handle(args: argparse.Namespace) -> int:
         if args.patch_format:
             from editengine.evaluation._formats import handle_formats
 
-            # The format tables are wide by design: captured output keeps their old width.
-            wide = out if out.is_terminal else Console(width=160)
-            return handle_formats(cases, args.patch_format, wide, json_out=args.json)
+            return handle_formats(cases, args.patch_format, out, json_out=args.json)
+        if args.telemetry is not None:
+            configs, main = with_telemetry(configs, main, str(args.telemetry))
         preflight(configs)
         runs = run_all(cases, configs, workers=args.workers, bar=not args.no_progress)
     except EditError as error:
-        # A bad dataset, engine command, --llm value, cassette or missing API key.
-        err.print(f"[red]error[/red] ({error.code}): {error}", markup=True, highlight=False)
+        # Bad flags, a bad dataset, engine command, --llm value, cassette or missing API key.
+        say_error(error.code, str(error))
         return 2
 
     primary = next(r for r in runs if r.config == main)
@@ -331,28 +340,22 @@ def handle(args: argparse.Namespace) -> int:
         report = failure_report(primary, args.show_failures)
         if report:
             out.print(report, markup=False, highlight=False)
-    if args.json:
-        report_data = json_report(paths, runs, main)
-        try:
+    try:
+        if args.json:
+            report_data = json_report(paths, runs, main)
             write_output(args.json, json_text(report_data, indent=2) + "\n", flag="--json")
-        except EditError as error:
-            err.print(f"[red]error[/red] ({error.code}): {error}", highlight=False)
-            return 2
-    if args.html:
-        from editengine.evaluation._html import write_html
+        if args.html:
+            from editengine.evaluation._html import write_html
 
-        try:
-            write_html(args.html, runs)
-        except EvaluationError as error:
-            err.print(f"[red]error[/red] ({error.code}): {error}", highlight=False)
-            return 2
-        except OSError as error:
-            err.print(
-                f"[red]error[/red] (bad_request): --html: cannot write {args.html}: "
-                f"{error.strerror or error}.",
-                highlight=False,
-            )
-            return 2
+            try:
+                write_html(args.html, runs)
+            except OSError as error:
+                raise BadRequest(
+                    f"--html: cannot write {args.html}: {error.strerror or error}."
+                ) from error
+    except EditError as error:
+        say_error(error.code, str(error))
+        return 2
 
     status = 0
     total = by_category(primary)[TOTAL]
@@ -369,16 +372,52 @@ def handle(args: argparse.Namespace) -> int:
     return status
 
 
+def check_arguments(args: argparse.Namespace) -> None:
+    """Every flag checked, and every output file known writable, before a case runs."""
+    if args.workers < 1:
+        raise BadRequest(f"--workers must be at least 1, got {args.workers}.")
+    if args.write_deviations and not args.peers:
+        raise BadRequest("--write-deviations needs --peers.")
+    if not math.isfinite(args.min_success) or not 0 <= args.min_success <= 100:
+        raise BadRequest(
+            f"--min-success must be a percentage from 0 to 100, got {args.min_success}."
+        )
+    check_output_path(args.json, flag="--json")
+    check_output_path(args.html, flag="--html")
+    check_output_path(args.telemetry, flag="--telemetry")
+    if args.html and not args.patch_format:
+        from editengine.evaluation._html import _plotly
+
+        _plotly()  # plotly missing: say so now, not after the run
+
+
+def with_telemetry(
+    configs: Sequence[EngineConfig], main: EngineConfig, path: str
+) -> tuple[list[EngineConfig], EngineConfig]:
+    """--telemetry: every configuration run through the engine appends its events to
+    ``path`` (the pure ``edit_text`` and external engines have no telemetry)."""
+    if not any(config.kind == "engine" for config in configs):
+        raise BadRequest(
+            "--telemetry needs the engine executor: edit_text has no telemetry.",
+            hint="Leave out --executor text.",
+        )
+
+    def add(config: EngineConfig) -> EngineConfig:
+        return replace(config, telemetry=path) if config.kind == "engine" else config
+
+    return [add(config) for config in configs], add(main)
+
+
 def _check_peers(primary: RunResult, args: argparse.Namespace, out: Console, err: Console) -> int:
     path = peers.deviations_path()
     if args.write_deviations:
         table = peers.refresh_deviations(path, [primary])
-        out.print(f"wrote {path} ({table.count(chr(10)) - 2} deviations)")
+        out.print(f"wrote {path} ({table.count(chr(10)) - 2} deviations)", markup=False)
         return 0
     unlisted = peers.unlisted_failures(primary, peers.read_deviations(path))
     if unlisted:
         ids = ", ".join(r.case.id for r in unlisted)
         err.print(f"{len(unlisted)} failing peer case(s) not listed in {path}: {ids}")
         return 1
-    out.print(f"peer conformance: every failing case is documented in {path}")
+    out.print(f"peer conformance: every failing case is documented in {path}", markup=False)
     return 0

@@ -17,6 +17,7 @@ from editengine._errors import EditError
 
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 logger = logging.getLogger("editengine")
 
@@ -46,6 +47,22 @@ def run_guarded(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
         logger.debug("unexpected error in the command", exc_info=True)
         _say(f"error[internal_error]: {type(error).__name__}: {_one_line(str(error))}")
         return EXIT_FAILED
+
+
+def say_interrupted() -> None:
+    """The one line a command stopped by Ctrl-C (SIGINT) leaves on stderr."""
+    _say("error[interrupted]: stopped by Ctrl-C (SIGINT) before the command finished.")
+
+
+def say_error(code: str, message: str) -> None:
+    """The one error format of every command on stderr: ``error[code]: message`` (a
+    message may go on over more lines, e.g. the numbered lines of a no_match)."""
+    _say(f"error[{code}]: {message.rstrip()}")
+
+
+def say_warning(message: str) -> None:
+    """A warning on stderr, in the same shape as an error: ``warning: message``."""
+    _say(f"warning: {_one_line(message)}")
 
 
 def _closed(stream: object) -> bool:

@@ -78,3 +78,23 @@ def write_output(path: str | os.PathLike[str], text: str, *, flag: str) -> None:
         reason = error.strerror or str(error)
         hint = " Create the folder first." if isinstance(error, FileNotFoundError) else ""
         raise BadRequest(f"{flag}: cannot write {os.fspath(path)}: {reason}.{hint}") from error
+
+
+def check_output_path(path: str | os.PathLike[str] | None, *, flag: str) -> None:
+    """Refuse, before any work is done, an output file that could not be written: its folder
+    missing or not writable, or the path itself a folder. ``None`` and ``-`` (stdout) pass."""
+    if path is None or os.fspath(path) == "-":
+        return
+    target = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(target))
+    if os.path.isdir(target):
+        raise BadRequest(f"{flag}: {target} is a folder; name a file.")
+    if not os.path.isdir(folder):
+        raise BadRequest(
+            f"{flag}: cannot write {target}: the folder {folder} does not exist.",
+            hint="Create the folder first.",
+        )
+    if not os.access(folder, os.W_OK | os.X_OK) or (
+        os.path.exists(target) and not os.access(target, os.W_OK)
+    ):
+        raise BadRequest(f"{flag}: cannot write {target}: permission denied.")

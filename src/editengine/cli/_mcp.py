@@ -8,6 +8,8 @@ import sys
 from typing import Any
 
 from editengine._errors import EditError
+from editengine.cli._guard import say_error
+from editengine.cli._help import HelpFormatter, examples
 
 EXIT_USAGE = 2
 
@@ -26,6 +28,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "streamable HTTP at http://HOST:PORT/mcp with --http. Every path is confined to "
             "--root. The LLM fixer is off unless --provider (or $EDITENGINE_FIXER_PROVIDER) "
             "is given."
+        ),
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "editengine mcp --root .",
+            "editengine mcp --root . --provider openai --model gpt-4o-mini",
+            "editengine mcp --http :8765 --telemetry telemetry/",
         ),
     )
     parser.add_argument("--root", default=".", help="workspace root (default: current directory)")
@@ -61,21 +69,20 @@ def run(args: argparse.Namespace) -> int:
     try:
         from editengine.mcp_server import build_server
     except ImportError as error:
-        print(
-            f"error[missing_dependency]: the MCP server needs the mcp package ({error}). "
+        say_error(
+            "missing_dependency",
+            f"the MCP server needs the mcp package ({error}). "
             'Install it with: pip install "editengine[mcp]"',
-            file=sys.stderr,
         )
         return EXIT_USAGE
     try:
         address = _address(args.http) if args.http else None
         engine = _engine(args)
     except ImportError as error:
-        print(f"error[provider_config]: the LLM fixer is not available: {error}", file=sys.stderr)
+        say_error("provider_config", f"the LLM fixer is not available: {error}")
         return EXIT_USAGE
     except (EditError, ValueError) as error:
-        code = getattr(error, "code", "bad_request")
-        print(f"error[{code}]: {error}", file=sys.stderr)
+        say_error(getattr(error, "code", "bad_request"), str(error))
         return EXIT_USAGE
     server = build_server(engine, confirm=args.confirm)
     try:

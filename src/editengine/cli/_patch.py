@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from editengine._errors import BadRequest, EditError, ProviderConfigError
-from editengine.cli._apply import EXIT_EDIT_FAILED, EXIT_OK, EXIT_USAGE, _print_result
+from editengine.cli._apply import EXIT_EDIT_FAILED, EXIT_OK, EXIT_USAGE, _print_result, fail
+from editengine.cli._help import HelpFormatter, examples
+from editengine.cli._io import json_text
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -20,6 +21,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "goes through the matching cascade; if any fails nothing is written. "
             "Exit status 0 on success, 1 when the patch fails, 2 on bad usage or a "
             "malformed patch."
+        ),
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "editengine patch fix.diff --dry-run",
+            "editengine patch blocks.txt --format search_replace --output-json",
+            "git diff | editengine patch --root ../other-checkout",
         ),
     )
     parser.add_argument("patch_file", nargs="?", default="-", metavar="PATCH_FILE")
@@ -42,26 +49,25 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from editengine.cli._apply import _engine
 
+    as_json = args.output_json
     try:
         text = _read_patch(args.patch_file)
         engine = _engine(args)
     except ImportError as error:
-        print(f"error[provider_config]: the LLM fixer is not available: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    except (BadRequest, ProviderConfigError) as error:
-        return _fail(error, EXIT_USAGE)
+        unavailable = ProviderConfigError(f"the LLM fixer is not available: {error}")
+        return fail(unavailable, EXIT_USAGE, as_json=as_json)
     except EditError as error:
-        return _fail(error, EXIT_USAGE)
+        return fail(error, EXIT_USAGE, as_json=as_json)
     try:
         result = engine.apply_patch(
             text, format=args.format, instruction=args.instruction, dry_run=args.dry_run
         )
     except BadRequest as error:
-        return _fail(error, EXIT_USAGE)
+        return fail(error, EXIT_USAGE, as_json=as_json)
     except EditError as error:
-        return _fail(error, EXIT_EDIT_FAILED)
-    if args.output_json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        return fail(error, EXIT_EDIT_FAILED, as_json=as_json)
+    if as_json:
+        print(json_text({"ok": True, **result.to_dict()}, indent=2))
         return EXIT_OK
     _print_result(result.summary, result.notes, result.diff, color=not args.no_color)
     return EXIT_OK
@@ -77,8 +83,3 @@ def _read_patch(source: str) -> str:
         raise BadRequest(f"Cannot read the patch file {source}: {error.strerror}.") from error
     except UnicodeDecodeError as error:
         raise BadRequest(f"The patch file {source} is not UTF-8.") from error
-
-
-def _fail(error: EditError, status: int) -> int:
-    print(f"error[{error.code}]: {error}", file=sys.stderr)
-    return status

@@ -7,10 +7,14 @@ import sys
 from typing import Any
 
 from editengine._errors import BadRequest, EditError
-from editengine.cli._io import json_text, write_output
+from editengine.cli._guard import say_error, say_warning
+from editengine.cli._help import HelpFormatter, examples
+from editengine.cli._io import check_output_path, json_text, write_output
+from editengine.telemetry._noise import Noise, parse_noise
 from editengine.telemetry._report import DEFAULT_PRICES, ReportOptions, aggregate_paths, compare
 
 _TITLE = "editengine telemetry report"
+EXIT_NO_EVENTS = 1
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,6 +25,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "Streams telemetry events from files or directories (plain or gzipped JSON Lines, "
             "rotated backups included) in bounded memory and prints edits, success rate, "
             "strategy mix, tiers, fixer cost and latency, and recommendations."
+        ),
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "editengine report telemetry/",
+            "editengine report telemetry/ --since 2026-11-01 --html report.html",
+            "editengine report this-week/ --vs last-week/ --html vs.html",
+            "editengine report telemetry/ --json - --price gpt-4o-mini=0.15,0.60",
         ),
     )
     parser.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
@@ -61,6 +72,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=float,
         metavar="MS",
         help="the fixer deadline in ms (else as recorded in the events, else inferred)",
+    )
+    parser.add_argument(
+        "--noise",
+        default="auto",
+        metavar="PCT",
+        help=(
+            "with --vs: colour a change better or worse only beyond this percentage of A's "
+            "value (auto, the default: beyond what chance gives at 95%% confidence, from "
+            "each side's own spread; 0: every change)"
+        ),
     )
     parser.set_defaults(func=run)
 
@@ -122,21 +143,33 @@ def run(args: argparse.Namespace) -> int:
     console = Console(file=sys.stdout)
     try:
         options = options_from_args(args)
+        check_output_path(args.html, flag="--html")
+        check_output_path(args.json, flag="--json")
+        noise = _noise(args.noise)
         report = aggregate_paths(args.paths, options)
         other = aggregate_paths(args.vs, options) if args.vs else None
-        quiet = args.json == "-"  # JSON on stdout: no tables mixed in
+        empty = [
+            (flag, paths, data)
+            for flag, paths, data in (("", args.paths, report), ("--vs ", args.vs, other))
+            if data is not None and not data["input"]["events"]
+        ]
+        for flag, paths, data in empty:
+            say_warning(_nothing_read(flag, paths, data))
+        # JSON on stdout: no tables mixed in. Nothing read: no empty tables or page either,
+        # only the JSON (its "input" counts say what was found).
+        quiet = args.json == "-" or bool(empty)
         if other is None:
             payload: dict[str, Any] = dict(report)
             if not quiet:
                 render_report(report, console)
         else:
-            rows = compare(report, other)
+            rows = compare(report, other, noise=noise)
             payload = {"a": report, "b": other, "comparison": rows}
             if not quiet:
                 render_comparison(rows, console, labels=("A", "B (--vs)"))
                 render_recommendations(report, console, label="A")
                 render_recommendations(other, console, label="B")
-        if args.html:
+        if args.html and not empty:
             if other is None:
                 from editengine.telemetry._html import render_html
 
@@ -144,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 from editengine.telemetry._html_vs import render_comparison_html
 
-                page = render_comparison_html(report, other, labels=("A", "B"))
+                page = render_comparison_html(report, other, labels=("A", "B"), noise=noise)
             write_output(args.html, page, flag="--html")
         if args.json:
             text = json_text(payload, indent=2, default=str)
@@ -153,6 +186,32 @@ def run(args: argparse.Namespace) -> int:
             else:
                 write_output(args.json, text + "\n", flag="--json")
     except EditError as err:
-        print(f"error [{err.code}]: {err}", file=sys.stderr)
+        say_error(err.code, str(err))
         return 2
-    return 0
+    return EXIT_NO_EVENTS if empty else 0
+
+
+def _noise(text: str) -> Noise:
+    try:
+        return parse_noise(text)
+    except ValueError:
+        raise BadRequest(
+            f"--noise {text!r} is not a percentage.",
+            hint="Give auto (the default), 0 (colour every change) or a percentage: --noise 5.",
+        ) from None
+
+
+def _nothing_read(flag: str, paths: list[str], report: Any) -> str:
+    """Why a report would be empty: no files, no event lines, or all outside the times."""
+    read = report["input"]
+    where = f"{flag}{' '.join(paths)}"
+    if not read["files"]:
+        why = "no telemetry files there (*.jsonl, *.ndjson, plain or gzipped)"
+    elif read["filtered_out"]:
+        why = f"all {read['filtered_out']:,} events fall outside --since/--until"
+    else:
+        why = (
+            f"{read['files']:,} file(s), {read['lines']:,} line(s), none an editengine event "
+            f"({read['malformed']:,} malformed, {read['unknown_events']:,} unknown)"
+        )
+    return f"no telemetry events read from {where}: {why}; nothing to report."

@@ -9,6 +9,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from editengine._errors import BadRequest, EditError
+from editengine.cli._guard import say_error
+from editengine.cli._help import HelpFormatter, examples
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -28,6 +30,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "the workspace; give PATH for the last edit of one file. Refused, with nothing "
             "changed, when a file was modified since that edit. Exit status 0 when restored, "
             "1 when refused, 2 on bad usage."
+        ),
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "editengine undo",
+            "editengine undo src/app.py --steps 2",
+            "editengine undo --list",
+            "editengine undo --redo",
         ),
     )
     parser.add_argument("path", nargs="?", help="file to undo (default: the last edit anywhere)")
@@ -81,10 +90,26 @@ def _list(engine: EditEngine, args: argparse.Namespace) -> int:
     if not entries:
         print("The journal of this workspace is empty.")
         return EXIT_OK
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    # The terminal's width (COLUMNS, else 80 when piped): long paths and summaries wrap
+    # inside their columns instead of running past the edge.
+    table = Table(box=None, pad_edge=False, padding=(0, 1))
+    table.add_column("", no_wrap=True)
+    table.add_column("seq", justify="right", no_wrap=True)
+    table.add_column("time", no_wrap=True)
+    table.add_column("operation", no_wrap=True)
+    table.add_column("path", overflow="fold")
+    table.add_column("summary", overflow="fold")
     for entry in entries:
         when = datetime.datetime.fromtimestamp(entry.time).strftime("%Y-%m-%d %H:%M:%S")
         mark = "*" if entry.id in live else " "
-        print(f"{mark} {entry.seq:>5}  {when}  {entry.operation:<10} {entry.path}  {entry.summary}")
+        table.add_row(
+            mark, str(entry.seq), when, Text(entry.operation), Text(entry.path), Text(entry.summary)
+        )
+    Console(highlight=False).print(table)
     print("(* = undoable now, newest last)")
     return EXIT_OK
 
@@ -92,5 +117,5 @@ def _list(engine: EditEngine, args: argparse.Namespace) -> int:
 def _fail(error: EditError, status: int, *, as_json: bool) -> int:
     if as_json:
         print(json.dumps({"ok": False, **error.to_dict()}, ensure_ascii=False, indent=2))
-    print(f"error[{error.code}]: {error}", file=sys.stderr)
+    say_error(error.code, str(error))
     return status

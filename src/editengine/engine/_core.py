@@ -450,7 +450,7 @@ class EngineCore:
         target = step.target
         current = self._read(target)
         if not current.exists:
-            fixing.set_outcome(job, "failed_validation", "the file was deleted")
+            fixing.set_outcome(job, "failed_validation", "the file was deleted", "file_deleted")
             error = self._not_found(target)
             error.add_note_for_agent("It was deleted while the LLM fixer ran; nothing was written.")
             raise error

@@ -32,6 +32,7 @@ from editengine.engine._edit_equivalence import NotTheRequestedEdit
 from editengine.engine._jobs import Job, NeedsFix
 from editengine.engine._relatedness import RelatednessGuard
 from editengine.files import FileSnapshot, Target
+from editengine.fixer._cache import correction_key
 from editengine.fixer._protocol import Correction, Fixer, FixRequest
 
 logger = logging.getLogger("editengine")
@@ -67,7 +68,7 @@ def ask(fixer: Fixer, job: Job, step: NeedsFix) -> Correction:
         correction = fixer.correct(step.request)
     except Exception as error:
         raise _fixer_failed(fixer, job, step, error, started) from error
-    job.state.fixer = _fixer_call(fixer, correction)
+    job.state.fixer = _fixer_call(fixer, correction, step.request)
     return correction
 
 
@@ -77,7 +78,7 @@ async def aask(fixer: Fixer, job: Job, step: NeedsFix) -> Correction:
         correction = await fixer.acorrect(step.request)
     except Exception as error:
         raise _fixer_failed(fixer, job, step, error, started) from error
-    job.state.fixer = _fixer_call(fixer, correction)
+    job.state.fixer = _fixer_call(fixer, correction, step.request)
     return correction
 
 
@@ -102,6 +103,8 @@ class Refused:
 
     why: str
     cause: Exception | None = None
+    # A stable code for the reason (telemetry's refusal_reason), e.g. "misplaced".
+    reason: str = "refused"
 
 
 @dataclass(frozen=True)
@@ -168,10 +171,15 @@ def judge_correction(
             )
 
     def refused(
-        why: str, cause: Exception | None = None, trace: Sequence[TierAttempt] = ()
+        reason: str, why: str, cause: Exception | None = None, trace: Sequence[TierAttempt] = ()
     ) -> Verdict:
         return Verdict(
-            Refused(why, cause), error, tuple(notes), tuple(error_notes), recheck, tuple(trace)
+            Refused(why, cause, reason),
+            error,
+            tuple(notes),
+            tuple(error_notes),
+            recheck,
+            tuple(trace),
         )
 
     def accepted(edit: TextEdit, outcome: FixerOutcome) -> Verdict:
@@ -189,16 +197,16 @@ def judge_correction(
             return accepted(
                 TextEdit(current.text, 0, "already_applied", no_change=True), "no_change"
             )
-        return refused(_not_applied_where_meant(guard, closest))
+        return refused("not_applied_where_meant", _not_applied_where_meant(guard, closest))
     if not isinstance(correction.search, str) or not correction.search:
-        return refused("its search text is empty")
+        return refused("empty_search", "its search text is empty")
     if not isinstance(correction.replace, str):
-        return refused("its replacement is not text")
+        return refused("replacement_not_text", "its replacement is not text")
     if correction.search == correction.replace:
-        return refused("its search and replace are identical")
+        return refused("search_equals_replace", "its search and replace are identical")
     split = guard.splits_a_word(text=current.text, search=correction.search)
     if split is not None:
-        return refused(split)
+        return refused("splits_a_word", split)
     # The text written is the agent's edit carried onto the corrected search; the model's
     # replace only has to agree with it. A search that cannot place the edit is the first
     # thing to say, so the cascade runs before a disagreement is reported.
@@ -217,7 +225,7 @@ def judge_correction(
         edit = run(current.text, correction.search, replacement)
     except MatchError as failed:
         why = f"its search text does not place the edit safely ({_search_failed(failed)})"
-        return refused(why, failed, failed.trace)
+        return refused(f"search_{failed.code}", why, failed, failed.trace)
     if edit.no_change and other is None:
         # The cascade judged the correction applied already; that is a success only where
         # old_string meant, as for a "no change needed" answer.
@@ -229,7 +237,7 @@ def judge_correction(
             search=correction.search,
         ):
             why = "it changes nothing and new_string is not where old_string meant"
-            return refused(why, trace=edit.trace)
+            return refused("changes_nothing_elsewhere", why, trace=edit.trace)
     elif not edit.no_change:
         misplaced = guard.why_misplaced(
             old_string=spec.old_string,
@@ -238,9 +246,9 @@ def judge_correction(
             closest=closest,
         )
         if misplaced is not None:
-            return refused(misplaced, trace=edit.trace)
+            return refused("misplaced", misplaced, trace=edit.trace)
     if other is not None:
-        return refused(str(other), other, edit.trace)
+        return refused("not_the_requested_edit", str(other), other, edit.trace)
     return accepted(edit, "no_change" if edit.no_change else "corrected")
 
 
@@ -266,7 +274,7 @@ def settle(job: Job, correction: Correction, verdict: Verdict) -> Accepted:
     if isinstance(decision, Refused):
         for note in verdict.error_notes:
             verdict.error.add_note_for_agent(note)
-        error = refuse(job, verdict.error, decision.why)
+        error = refuse(job, verdict.error, decision.why, decision.reason)
         if decision.cause is not None:
             raise error from decision.cause
         raise error
@@ -277,9 +285,10 @@ def settle(job: Job, correction: Correction, verdict: Verdict) -> Accepted:
     return decision
 
 
-def refuse(job: Job, error: NoMatch, why: str) -> NoMatch:
-    """``error`` (the agent's), noted with why the fixer's answer was not used."""
-    set_outcome(job, "failed_validation", why)
+def refuse(job: Job, error: NoMatch, why: str, reason: str = "refused") -> NoMatch:
+    """``error`` (the agent's), noted with why the fixer's answer was not used (``reason``:
+    the same as a stable code, for telemetry)."""
+    set_outcome(job, "failed_validation", why, reason)
     error.add_note_for_agent(
         f"The LLM fixer proposed a correction, but {why}. The model's answer was not used; "
         "your old_string still does not match the file, so correct it and try again."
@@ -317,11 +326,15 @@ def _search_failed(error: MatchError) -> str:
     return first_line.replace("old_string", "its search text")
 
 
-def set_outcome(job: Job, outcome: FixerOutcome, note: str) -> None:
+def set_outcome(
+    job: Job, outcome: FixerOutcome, note: str, refusal_reason: str | None = None
+) -> None:
     if job.state.fixer is None:
         job.state.fixer = FixerCall()
     job.state.fixer.outcome = outcome
     job.state.fixer.note = note
+    if refusal_reason is not None:
+        job.state.fixer.refusal_reason = refusal_reason
     if job.state.fixer_pass_start is None:
         mark_fixer_pass(job)
 
@@ -365,14 +378,24 @@ def _fixer_failed(
         )
     # A caller that shared a concurrent identical request's call made none of its own.
     call.cache_hit = getattr(error, "shared_call", False) is True
+    call.request_key = request_key(step.request)
     job.state.fixer = call
     mark_fixer_pass(job)
     step.error.add_note_for_agent(f"The LLM fixer could not correct it: {reason}")
     return step.error
 
 
-def _fixer_call(fixer: Fixer | None, correction: Correction) -> FixerCall:
+def request_key(request: FixRequest) -> str:
+    """A short fingerprint of what decides the fixer's answer (the cache's key): equal for
+    identical requests, so telemetry can tell a repeated request from a new one."""
+    return correction_key(request)[:16]
+
+
+def _fixer_call(
+    fixer: Fixer | None, correction: Correction, request: FixRequest | None = None
+) -> FixerCall:
     return FixerCall(
+        request_key=request_key(request) if request is not None else None,
         provider=correction.provider,
         model=correction.model,
         outcome="corrected",

@@ -41,7 +41,7 @@ from editengine._results import EditResult, TextEdit
 from editengine._state import EditState, FixerCall
 from editengine._text import to_lf
 from editengine.engine._callbacks import notify, resolve_sync, run_hooks
-from editengine.engine._fixing import SYNTHESISED_INSTRUCTION
+from editengine.engine._fixing import SYNTHESISED_INSTRUCTION, request_key
 from editengine.files import AnchoredDir, FileSnapshot, MissingFolder, Target, sha256_hex
 from editengine.fixer._protocol import FixRequest
 from editengine.patch import AUTO, FileChange, Hunk, Patch, PatchResult, parse_patch
@@ -190,6 +190,7 @@ def _fixer_hook(
             error=error,
             instruction=instruction or SYNTHESISED_INSTRUCTION,
         )
+        call.request_key = request_key(request)
         started = time.perf_counter()
         try:
             correction = fixer.correct(request)
@@ -204,9 +205,10 @@ def _fixer_hook(
         call.input_tokens, call.output_tokens = correction.input_tokens, correction.output_tokens
         call.cache_hit = correction.cache_hit
         why = _why_not(engine, content, hunk, error, correction)
-        if isinstance(why, str):
-            call.outcome, call.note = "failed_validation", why
-            error.add_note_for_agent(f"The LLM fixer proposed a correction, but {why}.")
+        if isinstance(why, tuple):
+            call.refusal_reason, reason = why
+            call.outcome, call.note = "failed_validation", reason
+            error.add_note_for_agent(f"The LLM fixer proposed a correction, but {reason}.")
             return None
         call.outcome = "no_change" if why.no_change else "corrected"
         return why
@@ -216,25 +218,31 @@ def _fixer_hook(
 
 def _why_not(
     engine: EngineCore, content: str, hunk: Hunk, error: NoMatch, correction: Any
-) -> TextEdit | str:
-    """The checked edit, or why the correction is refused."""
+) -> TextEdit | tuple[str, str]:
+    """The checked edit, or why the correction is refused: (a stable code, the sentence)."""
     wanted = to_lf(hunk.after)
     if correction.no_changes_required:
         if wanted.strip() and wanted in to_lf(content):
             return TextEdit(content, 0, "already_applied", no_change=True)
-        return "it said no change was needed, but the hunk's new text is not in the file"
+        return (
+            "not_applied_where_meant",
+            "it said no change was needed, but the hunk's new text is not in the file",
+        )
     search, replacement = correction.search, correction.replace
     if not isinstance(search, str) or not search or not isinstance(replacement, str):
-        return "its search text is empty or not text"
+        return "empty_search", "its search text is empty or not text"
     if search == replacement:
-        return "its search and replace are identical"
+        return "search_equals_replace", "its search and replace are identical"
     try:
         edit: TextEdit = engine.cascade.edit(content, search, replacement)
     except MatchError as failure:
         first = failure.message.splitlines()[0] if failure.message else failure.code
-        return f"its search text does not place the edit safely ({first})"
+        return (
+            f"search_{failure.code}",
+            f"its search text does not place the edit safely ({first})",
+        )
     if edit.no_change:
-        return "it changes nothing"
+        return "changes_nothing_elsewhere", "it changes nothing"
     unrelated = engine.fixer_guard.why_unrelated(
         old_string=hunk.before,
         new_string=hunk.after,
@@ -243,7 +251,7 @@ def _why_not(
         spans=edit.spans,
         closest=error.closest,
     )
-    return unrelated if unrelated is not None else edit
+    return ("misplaced", unrelated) if unrelated is not None else edit
 
 
 # ---------------------------------------------------------------------- approval

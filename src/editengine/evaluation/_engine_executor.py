@@ -27,7 +27,7 @@ from editengine.evaluation._workspace import (
     read_exact,
     relative_name,
 )
-from editengine.telemetry import FixerCalled, MemorySink, Telemetry
+from editengine.telemetry import FixerCalled, JsonlSink, MemorySink, Telemetry
 
 
 class EngineExecutor:
@@ -36,7 +36,8 @@ class EngineExecutor:
     ``fixers`` picks each case's fixer (default: none). Workspaces are made under
     ``base_dir`` (default: :func:`memory_backed_dir`, else the system temp directory). Lock
     files go to a private directory there, removed by :meth:`close`, not to the user's
-    lock directory.
+    lock directory. ``telemetry_path`` also appends the engine's telemetry events to that
+    JSON Lines file (for ``editengine report``).
     """
 
     def __init__(
@@ -45,12 +46,17 @@ class EngineExecutor:
         cascade: Any = None,
         fixers: FixerSource | None = None,
         base_dir: Path | None = None,
+        telemetry_path: str | None = None,
     ) -> None:
         self.cascade = cascade
         self.fixers = fixers or NoFixer()
         self.base_dir = base_dir if base_dir is not None else memory_backed_dir()
+        self.telemetry_path = telemetry_path
         self._memory = MemorySink()
-        self._telemetry = Telemetry(sinks=[self._memory])
+        sinks: list[Any] = [self._memory]
+        if telemetry_path is not None:  # safe for several processes appending to one file
+            sinks.append(JsonlSink(telemetry_path))
+        self._telemetry = Telemetry(sinks=sinks)
         self._lock_dir: str | None = None
 
     def run(self, case: EvalCase) -> CaseResult:
@@ -91,7 +97,12 @@ class EngineExecutor:
     def sibling(self) -> EngineExecutor:
         """Another executor with this one's cascade and fixers (so their cache is shared),
         for another thread: each executor has its own telemetry sink and lock directory."""
-        return EngineExecutor(cascade=self.cascade, fixers=self.fixers, base_dir=self.base_dir)
+        return EngineExecutor(
+            cascade=self.cascade,
+            fixers=self.fixers,
+            base_dir=self.base_dir,
+            telemetry_path=self.telemetry_path,
+        )
 
     def _locks(self) -> str:
         if self._lock_dir is None:

@@ -257,6 +257,7 @@ class EngineConfig:
     model: str | None = None
     record: str | None = None
     fixer_timeout: float | None = None
+    telemetry: str | None = None  # engine: also append its telemetry events to this file
 
     def __post_init__(self) -> None:
         choice = parse_llm(self.llm)
@@ -291,7 +292,7 @@ def _engine_executor(config: EngineConfig) -> CaseExecutor:
     fixers = fixer_source(
         config.llm, model=config.model, record=config.record, timeout=config.fixer_timeout
     )
-    return EngineExecutor(cascade=config.cascade(), fixers=fixers)
+    return EngineExecutor(cascade=config.cascade(), fixers=fixers, telemetry_path=config.telemetry)
 
 
 def _batch_command_executor(config: EngineConfig) -> CaseExecutor:

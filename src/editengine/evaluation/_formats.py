@@ -216,9 +216,14 @@ def run_formats(
 def formats_table(results: dict[str, dict[str, Tally]], *, left_out: int = 0) -> Any:
     from rich.table import Table
 
-    table = Table(title="Patch formats beside edit (bundled benchmark, expressible cases)")
-    for column in ("run", "format", "cases", "success", "refused", "wrong", "success %", "ms"):
-        table.add_column(column, justify="left" if column in ("run", "format") else "right")
+    # Within 80 columns, every name and header whole: no outer edge, "%" for success %.
+    table = Table(
+        title="Patch formats beside edit (bundled benchmark, expressible cases)",
+        show_edge=False,
+    )
+    for column in ("run", "format", "cases", "success", "refused", "wrong", "%", "ms"):
+        named = column in ("run", "format")
+        table.add_column(column, justify="left" if named else "right", no_wrap=named)
     for run, tallies in results.items():
         for name, tally in tallies.items():
             data = tally.to_dict()
@@ -254,5 +259,5 @@ def handle_formats(cases: Sequence[EvalCase], choice: str, out: Any, *, json_out
         ids = sorted(
             {i for tallies in results.values() for t in tallies.values() for i in t.wrong_ids}
         )
-        out.print(f"{wrong} WRONG: {', '.join(ids[:20])}")
+        out.print(f"{wrong} WRONG: {', '.join(ids[:20])}", markup=False)
     return 1 if wrong else 0

@@ -10,6 +10,8 @@ cassette being recorded are shared as they would be in one agent.
 from __future__ import annotations
 
 import contextlib
+import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -49,6 +51,49 @@ def run_chunk(config: EngineConfig, cases: Sequence[EvalCase]) -> list[CaseResul
         return [executor.run(case) for case in cases]
 
 
+_interrupted = False  # in a worker process: a SIGINT came; run no further chunk
+
+
+def _leave_ctrl_c_to_parent() -> None:
+    """In a worker process, between chunks: a SIGINT is noted, not raised. Ctrl-C in a
+    terminal reaches the whole process group; an idle worker would die of it with a
+    traceback of its own, while the parent stops the run and reports it once."""
+    signal.signal(signal.SIGINT, _note_interrupt)
+
+
+def _note_interrupt(signum: int, frame: object) -> None:
+    global _interrupted
+    _interrupted = True
+
+
+def _stop_now(signum: int, frame: object) -> None:
+    _note_interrupt(signum, frame)
+    raise KeyboardInterrupt
+
+
+def _run_chunk_in_worker(config: EngineConfig, cases: Sequence[EvalCase]) -> list[CaseResult]:
+    """:func:`run_chunk` in a worker: a SIGINT during the chunk stops it (its cleanup runs,
+    and the pool hands the KeyboardInterrupt to the parent instead of printing it); after
+    one, the chunks already queued for this worker are not started."""
+    if _interrupted:
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGINT, _stop_now)
+    try:
+        return run_chunk(config, cases)
+    finally:
+        signal.signal(signal.SIGINT, _note_interrupt)
+
+
+def _interrupt_workers(pool: ProcessPoolExecutor) -> None:
+    """Pass Ctrl-C on to the workers: a SIGINT sent to the parent alone reaches no worker."""
+    # The pool keeps its processes in a private mapping; no public way to reach them.
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            if process.pid is not None and process.is_alive():
+                os.kill(process.pid, signal.SIGINT)
+
+
 def _chunks(cases: Sequence[EvalCase], workers: int) -> list[Sequence[EvalCase]]:
     # Several chunks per worker keep the pool busy when cases differ in cost.
     size = max(1, min(50, -(-len(cases) // (workers * 4))))
@@ -79,12 +124,19 @@ def run_cases(
         results = _run_in_threads(cases, config, workers, progress)
     else:
         chunks = _chunks(cases, workers)
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(run_chunk, config, chunk) for chunk in chunks]
-            for future, chunk in zip(futures, chunks, strict=True):
-                results.extend(future.result())
-                if progress:
-                    progress(len(chunk))
+        with ProcessPoolExecutor(max_workers=workers, initializer=_leave_ctrl_c_to_parent) as pool:
+            futures = [pool.submit(_run_chunk_in_worker, config, chunk) for chunk in chunks]
+            try:
+                for future, chunk in zip(futures, chunks, strict=True):
+                    results.extend(future.result())
+                    if progress:
+                        progress(len(chunk))
+            except KeyboardInterrupt:
+                # Run no further chunk, and stop the running ones (a worker cleans up after
+                # itself: workspaces, external engines).
+                pool.shutdown(wait=False, cancel_futures=True)
+                _interrupt_workers(pool)
+                raise
     records = tuple(
         CaseRecord(case, result, score(case, result))
         for case, result in zip(cases, results, strict=True)
@@ -113,10 +165,14 @@ def _run_in_threads(
     results: list[CaseResult] = []
     try:
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            for result in pool.map(run_one, cases):
-                results.append(result)
-                if progress:
-                    progress(1)
+            try:
+                for result in pool.map(run_one, cases):
+                    results.append(result)
+                    if progress:
+                        progress(1)
+            except KeyboardInterrupt:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
     finally:
         for executor in executors:
             executor.close()

@@ -217,7 +217,7 @@ class _Pass:
         left = already_applied.left_after_a_miss(self.source, self.old, self.new, wanted)
         if left:
             return already_applied.no_op(self.source, left, self.lines, trace, old_is_inside=False)
-        raise refusals.no_match(self.source.text, self.old, trace)
+        raise refusals.no_match(self.source.text, self.old, trace, self.new)
 
     def _try(self, tier: Tier) -> TextEdit | None:
         """The edit when ``tier`` decides; ``None`` to go on to the next tier."""

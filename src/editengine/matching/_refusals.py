@@ -54,6 +54,15 @@ def near_tie(
     )
 
 
+def _new_string_line(content: str, old: str, new: str) -> int | None:
+    """The line where new_string stands in ``content``; ``None`` when it does not, or when
+    it is too slight (blank, or inside old_string) to say anything."""
+    if len(new.strip()) < 3 or new in old:
+        return None
+    at = content.find(new)
+    return None if at < 0 else content.count("\n", 0, at) + 1
+
+
 def made_before_or_meant_here(
     tier: str, quoted: tuple[Region, ...], standing: Region, trace: tuple[TierAttempt, ...]
 ) -> AmbiguousMatch:
@@ -101,11 +110,20 @@ def count_mismatch(
     )
 
 
-def no_match(content: str, old: str, trace: tuple[TierAttempt, ...]) -> NoMatch:
-    """Nothing found: name the tiers tried and show the most similar region, numbered."""
+def no_match(content: str, old: str, trace: tuple[TierAttempt, ...], new: str = "") -> NoMatch:
+    """Nothing found: name the tiers tried and show the most similar region, numbered.
+
+    When new_string stands in the file as given (an edit sent twice, too short for the
+    already-applied rule to vouch for), say so: the likeliest reason for the miss."""
     closest = closest_regions(content, old)
     tried = ", ".join(attempt.tier for attempt in trace)
     message = f"old_string was not found in the file (tried: {tried})."
+    standing = _new_string_line(content, old, new)
+    if standing is not None:
+        message += (
+            f" new_string already stands in the file at line {standing}: if this edit was "
+            "made before, nothing is left to do."
+        )
     if closest:
         best = closest[0]
         numbered = "\n".join(

@@ -43,6 +43,7 @@ from editengine.telemetry._shape import (
     EditsSection,
     ErrorRow,
     FixerSection,
+    HalfRow,
     ModelRow,
     Report,
     SimilaritySection,
@@ -100,15 +101,26 @@ class _ModelStats:
 
 
 class _DayStats:
-    __slots__ = ("duration", "edits", "errors", "fixer_calls", "fixer_corrected", "successes")
+    __slots__ = (
+        "ambiguous",
+        "duration",
+        "edits",
+        "errors",
+        "fixer_calls",
+        "fixer_corrected",
+        "models",
+        "successes",
+    )
 
     def __init__(self) -> None:
         self.edits = 0
         self.successes = 0
         self.errors = 0
+        self.ambiguous = 0
         self.fixer_calls = 0
         self.fixer_corrected = 0
         self.duration = LogHistogram()
+        self.models: dict[str, _ModelStats] = {}  # the day's fixer calls, for its cost
 
 
 def _day_of(ts: Any) -> str | None:
@@ -156,6 +168,12 @@ class Aggregator:
         self.fixer_calls = 0
         self.fixer_outcomes: dict[str, int] = dict.fromkeys(FIXER_OUTCOMES, 0)
         self.fixer_windowed = 0
+        self.fixer_refusals: dict[str, int] = {}
+        # Request fingerprints seen (fixer calls only: a small share of the events).
+        self.fixer_keys: set[str] = set()
+        self.fixer_keyed = 0
+        self.fixer_repeats = 0
+        self.fixer_repeat_misses = 0
         self.fixer_prompt_chars = 0
         self.fixer_latency = LogHistogram()  # cache misses
         self.fixer_latency_success = LogHistogram()
@@ -285,6 +303,8 @@ class Aggregator:
             day.duration.add(duration)
             if outcome == "error":
                 day.errors += 1
+                if code == AMBIGUOUS_CODE:
+                    day.ambiguous += 1
             else:
                 day.successes += 1
         strategy = data.get("strategy")
@@ -346,19 +366,42 @@ class Aggregator:
         if deadline is not None:
             deadline = float(deadline)
             self.fixer_deadlines[deadline] = self.fixer_deadlines.get(deadline, 0) + 1
+        if outcome == "failed_validation":
+            reason = data.get("refusal_reason") or "unrecorded"
+            self.fixer_refusals[reason] = self.fixer_refusals.get(reason, 0) + 1
+        key = data.get("request_key")
+        if key:
+            self.fixer_keyed += 1
+            if key in self.fixer_keys:
+                self.fixer_repeats += 1
+                if not cached:
+                    self.fixer_repeat_misses += 1
+            else:
+                self.fixer_keys.add(key)
         model_name = data.get("model") or "unknown"
         model = self.models.get(model_name)
         if model is None:
             model = self.models[model_name] = _ModelStats()
+        day_model = None
+        if day is not None:
+            day_model = day.models.get(model_name)
+            if day_model is None:
+                day_model = day.models[model_name] = _ModelStats()
+            day_model.calls += 1
         model.calls += 1
         if cached:
             model.cache_hits += 1
             model.saved_input += tokens_in
             model.saved_output += tokens_out
+            if day_model is not None:
+                day_model.cache_hits += 1
             self.fixer_latency_cached.add(latency)
             return
         model.input_tokens += tokens_in
         model.output_tokens += tokens_out
+        if day_model is not None:
+            day_model.input_tokens += tokens_in
+            day_model.output_tokens += tokens_out
         self.fixer_latency.add(latency)
         by_outcome = self.fixer_latency_by_outcome.get(outcome)
         if by_outcome is None:
@@ -398,6 +441,7 @@ class Aggregator:
             "fixer": self._fixer_section(),
             "by_file_size": self._size_section(),
             "days": self._days_section(),
+            "halves": self._halves_section(),
             "recommendations": [],
         }
         report["recommendations"] = [r.to_dict() for r in recommend(report, self.options)]
@@ -414,9 +458,32 @@ class Aggregator:
                 "fixer_calls": day.fixer_calls,
                 "fixer_corrected": day.fixer_corrected,
                 "duration_p95_ms": day.duration.percentile(95),
+                "ambiguous": day.ambiguous,
+                "cost_usd": _cost(day.models, self.options.prices)[1],
             }
             for name, day in sorted(self.days.items())
         ]
+
+    def _halves_section(self) -> list[HalfRow]:
+        """The earlier and the later half of the days (see :func:`periods`), with what days
+        alone cannot give: the p95 of all the edits of each half."""
+        names = sorted(self.days)
+        if len(names) < 2:
+            return []
+        half = len(names) // 2
+        out: list[HalfRow] = []
+        for chosen in (names[-2 * half : -half], names[-half:]):
+            duration = LogHistogram()
+            for name in chosen:
+                duration.merge(self.days[name].duration)
+            out.append(
+                {
+                    "first_day": chosen[0],
+                    "last_day": chosen[-1],
+                    "duration_p95_ms": duration.percentile(95),
+                }
+            )
+        return out
 
     def _edits_section(self) -> EditsSection:
         edits = self.edits
@@ -509,16 +576,10 @@ class Aggregator:
         calls = self.fixer_calls
         cache_hits = sum(m.cache_hits for m in self.models.values())
         by_model: list[ModelRow] = []
-        total_cost: float | None = 0.0
+        costs, total_cost = _cost(self.models, self.options.prices)
         for name, m in sorted(self.models.items(), key=lambda kv: -kv[1].calls):
             price = _price_for(name, self.options.prices)
-            cost = None
-            if price is not None:
-                cost = (m.input_tokens * price[0] + m.output_tokens * price[1]) / 1_000_000
-            elif m.input_tokens or m.output_tokens:
-                total_cost = None
-            if cost is not None and total_cost is not None:
-                total_cost += cost
+            cost = costs[name]
             by_model.append(
                 {
                     "model": name,
@@ -559,6 +620,12 @@ class Aggregator:
             "output_tokens": sum(m.output_tokens for m in self.models.values()),
             "cost_usd": total_cost if calls else 0.0,
             "by_model": by_model,
+            "refusal_reasons": dict(
+                sorted(self.fixer_refusals.items(), key=lambda kv: (-kv[1], kv[0]))
+            ),
+            "keyed_calls": self.fixer_keyed,
+            "repeated_requests": self.fixer_repeats,
+            "repeated_misses": self.fixer_repeat_misses,
         }
 
     def _size_section(self) -> list[SizeRow]:
@@ -587,6 +654,27 @@ def _most_common(counts: Mapping[float, int]) -> float:
 def _counts(counts: Mapping[float, int]) -> dict[str, int]:
     """``{"0.9": 120}``: JSON keys must be strings."""
     return {f"{value:g}": count for value, count in sorted(counts.items())}
+
+
+def _cost(
+    models: Mapping[str, _ModelStats], prices: Mapping[str, tuple[float, float]]
+) -> tuple[dict[str, float | None], float | None]:
+    """Each model's cost in USD and the total. A model without a price costs ``None``
+    (unknown) once it made a call that was not a cache hit, and then so does the total:
+    an unknown part makes the sum unknown, never zero."""
+    costs: dict[str, float | None] = {}
+    total: float | None = 0.0
+    for name, m in models.items():
+        price = _price_for(name, prices)
+        if price is not None:
+            costs[name] = (m.input_tokens * price[0] + m.output_tokens * price[1]) / 1_000_000
+        elif m.input_tokens or m.output_tokens or m.calls > m.cache_hits:
+            costs[name] = None
+        else:
+            costs[name] = 0.0  # only cache hits: nothing was spent
+        cost = costs[name]
+        total = None if cost is None or total is None else total + cost
+    return costs, total
 
 
 def _rate(part: float, whole: float) -> float | None:

@@ -126,6 +126,12 @@ class FixerCalled(_Event):
     prompt_bytes: int = 0
     prompt_tokens: int = 0
     prompt_budget_bytes: int | None = None
+    # outcome failed_validation: why the correction was not used, a stable code
+    # ("misplaced", "splits_a_word", "search_ambiguous", ...); None otherwise.
+    refusal_reason: str | None = None
+    # A fingerprint of the request (16 hex digits of the fixer cache's key): equal for
+    # identical requests, so repeats that missed the cache can be told from new requests.
+    request_key: str | None = None
 
 
 @dataclass(frozen=True)

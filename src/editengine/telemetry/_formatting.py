@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from editengine.telemetry._shape import LatencySummary, MetricKind, TierRow
+from editengine.telemetry._shape import FixerSection, LatencySummary, MetricKind, TierRow
 
 
 def pct(value: float | None) -> str:
@@ -30,9 +30,10 @@ def percentile(summary: LatencySummary, key: str) -> str:
 
 
 def value(kind: MetricKind, figure: float | None, *, signed: bool = False) -> str:
-    """A figure of ``kind``; ``signed`` for a change (``+1.5 pp``, ``-3.2`` ms)."""
+    """A figure of ``kind``; ``signed`` for a change (``+1.5 pp``, ``-3.2`` ms). A cost
+    that is not known (a model without a price) reads ``unknown``, as in the tables."""
     if figure is None:
-        return "-"
+        return "unknown" if kind == "usd" else "-"
     sign = "+" if signed and figure > 0 else ""
     if kind == "rate":
         return f"{sign}{figure * 100:.1f}" + (" pp" if signed else "%")
@@ -43,6 +44,20 @@ def value(kind: MetricKind, figure: float | None, *, signed: bool = False) -> st
     if figure < 0:
         return f"-{ms(-figure)}"
     return f"{sign}{ms(figure)}"
+
+
+def repeats(fixer: FixerSection) -> str:
+    """Repeats of an earlier identical request, and (in brackets) those that missed the
+    cache; ``-`` for events without request_key (an engine that did not record it)."""
+    if not fixer.get("keyed_calls"):
+        return "-"
+    return f"{fixer['repeated_requests']:,} ({fixer['repeated_misses']:,})"
+
+
+def refusals(fixer: FixerSection) -> str:
+    """``misplaced 12, search_ambiguous 3``: why the engine refused the corrections."""
+    reasons = fixer.get("refusal_reasons") or {}
+    return ", ".join(f"{reason} {n:,}" for reason, n in reasons.items()) or "-"
 
 
 def period(first_ts: str | None, last_ts: str | None) -> str:

@@ -35,6 +35,8 @@ CHART_IDS = (
 
 def _card(item: Headline, compared: str) -> str:
     delta = ""
+    if compared and item.delta is None:  # a half without the figure (a cost not known)
+        delta = f"<div class='delta same' title='{esc(compared)}'>change unknown</div>"
     if item.delta is not None:
         change = row(item.label, item.kind, item.better, item.previous, item.current)
         arrow = "▲" if item.delta > 0 else "▼" if item.delta < 0 else "="
@@ -89,7 +91,10 @@ def _recommendations(page: Page, report: Report) -> None:
 
 def _evidence(value: object) -> str:
     if isinstance(value, float):
-        return f"{value:,.4g}"
+        # 30,000 not 3e+04: whole and large numbers in full, others to four digits.
+        if value.is_integer() or abs(value) >= 1000:
+            return f"{value:,.0f}"
+        return f"{value:.4g}"
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, dict):
@@ -270,6 +275,7 @@ def _fixer(page: Page, report: Report) -> None:
                 ("edits rescued", f"{fixer['rescued_edits']:,}"),
                 ("timeouts", f"{fixer['timeouts']:,} ({fmt.pct(fixer['timeout_rate'])})"),
                 ("cache hits", f"{fixer['cache_hits']:,} ({fmt.pct(fixer['cache_hit_rate'])})"),
+                ("repeated requests (cache misses)", fmt.repeats(fixer)),
                 ("windowed prompts", f"{fixer['windowed']:,}"),
                 ("deadline ms (as configured)", fmt.ms(fixer["deadline_ms"])),
             ],
@@ -290,6 +296,16 @@ def _fixer(page: Page, report: Report) -> None:
             table_id="table-fixer-outcomes",
         )
     )
+    reasons = fixer.get("refusal_reasons") or {}
+    if reasons:
+        refused = sum(reasons.values())
+        page.raw(
+            table(
+                ("correction refused because", "calls", "share"),
+                [(reason, f"{n:,}", fmt.pct(n / refused)) for reason, n in reasons.items()],
+                table_id="table-fixer-refusals",
+            )
+        )
     page.figure("chart-fixer-outcomes", figures.fixer_outcomes(go, outcomes))
     if fixer["latency_ms"].get("count"):
         page.figure("chart-fixer-latency", figures.fixer_latency(go, report))

@@ -15,6 +15,7 @@ from typing import Any
 from editengine.telemetry import _formatting as fmt
 from editengine.telemetry._compare import compare, row, verdict
 from editengine.telemetry._figures import bar_label
+from editengine.telemetry._noise import Noise
 from editengine.telemetry._page import Cell, Page, esc, plotly, table
 from editengine.telemetry._palette import BETTER, NEUTRAL, WORSE, colour_of
 from editengine.telemetry._shape import FIXER_OUTCOMES, Bar, ComparisonRow, Direction, Report
@@ -35,7 +36,9 @@ def _cell(item: ComparisonRow) -> Cell:
     return Cell(fmt.value(item["kind"], item["delta"], signed=True), css=verdict(item))
 
 
-def _differences(page: Page, rows: Sequence[ComparisonRow], labels: tuple[str, str]) -> None:
+def _differences(
+    page: Page, rows: Sequence[ComparisonRow], labels: tuple[str, str], noise: Noise
+) -> None:
     page.heading("Differences (B − A)")
     page.raw(
         table(
@@ -52,7 +55,11 @@ def _differences(page: Page, rows: Sequence[ComparisonRow], labels: tuple[str, s
             table_id="table-vs",
         )
     )
-    page.text("Green: B is better than A; red: worse; grey: neutral or unchanged.", css="note")
+    page.text(
+        "Green: B is better than A; red: worse; grey: neutral, unchanged or within the "
+        f"noise ({_noise_rule(noise)}).",
+        css="note",
+    )
     rates = [r for r in rows if r["kind"] == "rate" and r["delta"] is not None]
     rates = [r for r in rates if not r["metric"].startswith("strategy ")]
     if rates:
@@ -192,10 +199,24 @@ def _common_grid(a: Sequence[Bar], b: Sequence[Bar]) -> tuple[list[str], list[in
     return labels, [counts_a.get(i, 0) for i in indices], [counts_b.get(i, 0) for i in indices]
 
 
-def _latency(page: Page, a: Report, b: Report, labels: tuple[str, str]) -> None:
+def _noise_rule(noise: Noise) -> str:
+    if noise.relative is None:
+        return "a change within what chance gives at 95% confidence, from each side's own spread"
+    return f"a change of at most {noise.relative:.0%} of A's value"
+
+
+def _latency(page: Page, a: Report, b: Report, labels: tuple[str, str], noise: Noise) -> None:
     page.heading("Edit latency")
     keys = ("p50", "p90", "p95", "p99")
     da, db = a["edits"]["duration_ms"], b["edits"]["duration_ms"]
+    bars = (a["edits"]["duration_bars"], b["edits"]["duration_bars"])
+    counts = (int(da.get("count") or 0), int(db.get("count") or 0))
+
+    def change(k: str) -> Cell:
+        va, vb = _num(da.get(k)), _num(db.get(k))
+        threshold = noise.percentile(va, float(k[1:]), bars[0], counts[0], bars[1], counts[1])
+        return _cell(row(k, "ms", "down", va, vb, threshold))
+
     page.raw(
         table(
             ("edit latency ms", labels[0], labels[1], "change"),
@@ -204,7 +225,7 @@ def _latency(page: Page, a: Report, b: Report, labels: tuple[str, str]) -> None:
                     k,
                     fmt.percentile(da, k),
                     fmt.percentile(db, k),
-                    _cell(row(k, "ms", "down", _num(da.get(k)), _num(db.get(k)))),
+                    change(k),
                 )
                 for k in keys
             ],
@@ -245,7 +266,7 @@ def _num(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) else None
 
 
-def _tiers(page: Page, a: Report, b: Report, labels: tuple[str, str]) -> None:
+def _tiers(page: Page, a: Report, b: Report, labels: tuple[str, str], noise: Noise) -> None:
     page.heading("Tiers (first pass)")
     ta = {t["tier"]: t for t in a["tiers"] if t["pass"] == "original"}
     tb = {t["tier"]: t for t in b["tiers"] if t["pass"] == "original"}
@@ -268,7 +289,16 @@ def _tiers(page: Page, a: Report, b: Report, labels: tuple[str, str]) -> None:
                 f"{fmt.pct(rate_a)} / {fmt.pct(rate_b)}",
                 _cell(row("win rate", "rate", "none", rate_a, rate_b)),
                 f"{fmt.ms(mean_a)} / {fmt.ms(mean_b)}",
-                _cell(row("mean ms", "ms", "down", mean_a, mean_b)),
+                _cell(
+                    row(
+                        "mean ms",
+                        "ms",
+                        "down",
+                        mean_a,
+                        mean_b,
+                        noise.mean(mean_a, x["elapsed_ms"], y["elapsed_ms"]) if x and y else None,
+                    )
+                ),
             )
         )
     pair = f"{labels[0]} / {labels[1]}"
@@ -289,7 +319,8 @@ def _tiers(page: Page, a: Report, b: Report, labels: tuple[str, str]) -> None:
     )
 
 
-def _errors(page: Page, a: Report, b: Report, labels: tuple[str, str]) -> None:
+def _errors(page: Page, a: Report, b: Report, labels: tuple[str, str], noise: Noise) -> None:
+    edits = (a["edits"]["finished"], b["edits"]["finished"])
     page.heading("Errors that recur")
     ea = {e["error_code"]: e for e in a["errors"]}
     eb = {e["error_code"]: e for e in b["errors"]}
@@ -307,7 +338,11 @@ def _errors(page: Page, a: Report, b: Report, labels: tuple[str, str]) -> None:
                 f"{ea[code]['count'] if code in ea else 0:,}",
                 f"{eb[code]['count'] if code in eb else 0:,}",
                 f"{fmt.pct(share_a)} / {fmt.pct(share_b)}",
-                _cell(row(code, "rate", "down", share_a, share_b)),
+                _cell(
+                    row(
+                        code, "rate", "down", share_a, share_b, noise.rate(share_a, share_b, *edits)
+                    )
+                ),
             )
         )
     page.raw(
@@ -319,7 +354,7 @@ def _errors(page: Page, a: Report, b: Report, labels: tuple[str, str]) -> None:
     )
 
 
-def _fixer(page: Page, a: Report, b: Report, labels: tuple[str, str]) -> None:
+def _fixer(page: Page, a: Report, b: Report, labels: tuple[str, str], noise: Noise) -> None:
     page.heading("LLM fixer")
     fa, fb = a["fixer"], b["fixer"]
     if not fa["calls"] and not fb["calls"]:
@@ -339,7 +374,16 @@ def _fixer(page: Page, a: Report, b: Report, labels: tuple[str, str]) -> None:
                 f"{na:,}",
                 f"{nb:,}",
                 f"{fmt.pct(share_a)} / {fmt.pct(share_b)}",
-                _cell(row(outcome, "rate", better, share_a, share_b)),
+                _cell(
+                    row(
+                        outcome,
+                        "rate",
+                        better,
+                        share_a,
+                        share_b,
+                        noise.rate(share_a, share_b, fa["calls"], fb["calls"]),
+                    )
+                ),
             )
         )
     rows.append(
@@ -387,27 +431,39 @@ def _side(report: Report, label: str) -> str:
 
 
 def build_comparison_page(
-    a: Report, b: Report, *, labels: tuple[str, str] = ("A", "B"), title: str = TITLE
+    a: Report,
+    b: Report,
+    *,
+    labels: tuple[str, str] = ("A", "B"),
+    title: str = TITLE,
+    noise: Noise | None = None,
 ) -> Page:
+    noise = noise or Noise()
     page = Page(title)
     page.text(f"{_side(a, labels[0])}. {_side(b, labels[1])}.", css="note")
-    rows = compare(a, b)
-    _differences(page, rows, labels)
+    rows = compare(a, b, noise=noise)
+    _differences(page, rows, labels, noise)
     _daily(page, a, b, labels)
     _strategies(page, a, b, labels)
-    _latency(page, a, b, labels)
-    _tiers(page, a, b, labels)
-    _errors(page, a, b, labels)
-    _fixer(page, a, b, labels)
+    _latency(page, a, b, labels, noise)
+    _tiers(page, a, b, labels, noise)
+    _errors(page, a, b, labels, noise)
+    _fixer(page, a, b, labels, noise)
     _recommendations(page, a, b, labels)
     return page
 
 
 def render_comparison_html(
-    a: Report, b: Report, *, labels: tuple[str, str] = ("A", "B"), title: str = TITLE
+    a: Report,
+    b: Report,
+    *,
+    labels: tuple[str, str] = ("A", "B"),
+    title: str = TITLE,
+    noise: Noise | None = None,
 ) -> str:
-    """One page: the differences from A to B, then both side by side."""
-    return build_comparison_page(a, b, labels=labels, title=title).render()
+    """One page: the differences from A to B, then both side by side. A change within
+    ``noise`` (default: the runs' own spread, see :mod:`.noise`) is not coloured."""
+    return build_comparison_page(a, b, labels=labels, title=title, noise=noise).render()
 
 
 def write_comparison_html(a: Report, b: Report, path: str | Path) -> Path:

@@ -36,8 +36,12 @@ class Thresholds:
     fixer_timeout_rate: float = 0.05
     deadline_close: float = 0.80
     deadline_far: float = 0.50
-    cache_min_calls: int = 200
-    cache_low_rate: float = 0.05
+    cache_min_calls: int = 200  # no longer read: fixer_cache_low counts repeats instead
+    cache_low_rate: float = 0.05  # no longer read
+    # fixer_cache_low: at least this many repeats of an earlier identical request, and
+    # fewer than this share of them answered from the cache.
+    cache_min_repeats: int = 20
+    cache_repeat_hit_rate: float = 0.5
     fixer_min_calls: int = 100
     fixer_low_success: float = 0.30
     min_edits: int = 200

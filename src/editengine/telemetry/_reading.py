@@ -11,6 +11,7 @@ import io
 import json
 import json.scanner
 import os
+import re
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -61,9 +62,13 @@ def line_parser() -> Any:
 def parse_time(text: str) -> tuple[str, float]:
     """An ISO 8601 date/time or epoch seconds -> (fixed-width UTC string, epoch seconds).
 
-    A time without an offset is taken as UTC. Raises BadRequest with an example otherwise.
+    A time without an offset is taken as UTC. A bare year (``2030``) or year and month
+    (``2030-05``) is the start of it, not epoch seconds. Raises BadRequest with an example
+    otherwise.
     """
     text = text.strip()
+    if re.fullmatch(r"\d{4}(-\d{2})?", text):
+        text += "-01" * (3 - text.count("-") - 1)
     try:
         epoch = float(text)
     except ValueError:
@@ -94,7 +99,8 @@ def expand_paths(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     """Files named directly, plus every ``*.jsonl*`` / ``*.ndjson*`` file under directories.
 
     Rotated backups (``x.jsonl.1``) and gzipped files (``x.jsonl.gz``) are included;
-    ``.lock`` files are not. A missing path raises FileNotFound.
+    ``.lock`` files are not. A file reached twice (named twice, named and inside a named
+    directory, or through a link) is read once. A missing path raises FileNotFound.
     """
     files: list[Path] = []
     for raw in paths:
@@ -113,7 +119,23 @@ def expand_paths(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
                 path=str(path),
                 hint="Pass JSON Lines files (plain or gzipped) or directories holding them.",
             )
-    return files
+    return _once_each(files)
+
+
+def _once_each(files: list[Path]) -> list[Path]:
+    seen: set[tuple[int, int]] = set()
+    unique = []
+    for path in files:
+        try:
+            stat = path.stat()
+            identity = (stat.st_dev, stat.st_ino)
+        except OSError:  # gone since it was listed: let the reader report it
+            unique.append(path)
+            continue
+        if identity not in seen:
+            seen.add(identity)
+            unique.append(path)
+    return unique
 
 
 def open_lines(path: Path) -> IO[bytes]:

@@ -191,13 +191,16 @@ def _fixer_deadline(
 
 def _fixer_quality(fixer: FixerSection, t: Thresholds) -> Iterator[Recommendation]:
     calls = fixer["calls"]
-    if calls >= t.cache_min_calls and (fixer["cache_hit_rate"] or 0.0) < t.cache_low_rate:
+    # Only a request seen before can hit a cache: edits that each fail differently never
+    # do, so the rule counts repeats of identical requests (request_key), not all calls.
+    repeats, misses = fixer.get("repeated_requests", 0), fixer.get("repeated_misses", 0)
+    if repeats >= t.cache_min_repeats and repeats - misses < t.cache_repeat_hit_rate * repeats:
         yield Recommendation(
             "fixer_cache_low",
-            f"Only {fixer['cache_hits']} of {calls} fixer calls ({fixer['cache_hit_rate']:.1%}) "
-            "were answered from the cache: check that the cache is configured and shared, "
-            "and that its key does not include volatile data.",
-            {"calls": calls, "cache_hits": fixer["cache_hits"]},
+            f"{misses} of {repeats} fixer calls that repeated an earlier identical request "
+            f"({misses / repeats:.0%}) were not answered from the cache: check that the cache "
+            "is configured, large enough and shared between the processes that edit.",
+            {"repeated_requests": repeats, "repeated_misses": misses, "calls": calls},
         )
     corrected = fixer["outcomes"].get("corrected", 0)
     if calls >= t.fixer_min_calls and corrected < t.fixer_low_success * calls:

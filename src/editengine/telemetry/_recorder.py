@@ -169,6 +169,8 @@ class Telemetry:
                 prompt_bytes=fixer.prompt_bytes,
                 prompt_tokens=fixer.prompt_tokens,
                 prompt_budget_bytes=fixer.prompt_budget_bytes,
+                refusal_reason=fixer.refusal_reason,
+                request_key=fixer.request_key,
             )
         yield EditFinished(
             **common,

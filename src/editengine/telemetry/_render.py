@@ -206,6 +206,8 @@ def _fixer(report: Report) -> list[Grid]:
     grid.add("outcomes", outcomes or "-")
     grid.add("timeouts", f"{fixer['timeouts']:,} ({fmt.pct(fixer['timeout_rate'])})")
     grid.add("cache hits", f"{fixer['cache_hits']:,} ({fmt.pct(fixer['cache_hit_rate'])})")
+    grid.add("repeated requests (cache misses)", fmt.repeats(fixer))
+    grid.add("refused corrections, by reason", fmt.refusals(fixer))
     grid.add("windowed prompts", f"{fixer['windowed']:,}")
     grid.add(
         "latency p50 / p95 / p99 ms (cache misses)",

@@ -147,6 +147,14 @@ class FixerSection(TypedDict):
     output_tokens: int
     cost_usd: float | None
     by_model: list[ModelRow]
+    # failed_validation calls by why the correction was refused ("unrecorded": an engine
+    # that did not say).
+    refusal_reasons: dict[str, int]
+    # Calls carrying a request_key; of those, repeats of an earlier identical request, and
+    # the repeats that were not answered from the cache.
+    keyed_calls: int
+    repeated_requests: int
+    repeated_misses: int
 
 
 class SizeRow(TypedDict):
@@ -165,6 +173,16 @@ class DayRow(TypedDict):
     errors: int
     fixer_calls: int
     fixer_corrected: int
+    duration_p95_ms: float | None
+    ambiguous: int  # edits that ended ambiguous
+    cost_usd: float | None  # the fixer's cost that day; None: a model without a price
+
+
+class HalfRow(TypedDict):
+    """The earlier or the later half of the days with data (for the change of a figure)."""
+
+    first_day: str
+    last_day: str
     duration_p95_ms: float | None
 
 
@@ -185,6 +203,7 @@ class Report(TypedDict):
     fixer: FixerSection
     by_file_size: list[SizeRow]
     days: list[DayRow]
+    halves: list[HalfRow]  # [earlier, later] with two or more days, else []
     recommendations: list[RecommendationDict]
 
 
@@ -200,3 +219,6 @@ class ComparisonRow(TypedDict):
     a: float | None
     b: float | None
     delta: float | None
+    # A change no larger than this is within the runs' spread: shown, coloured neither way
+    # (None: no threshold known, every change counts).
+    noise: float | None

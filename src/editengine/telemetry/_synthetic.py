@@ -79,12 +79,19 @@ class SyntheticConfig:
         }
     )
     p_cache_hit: float = 0.20
+    # Of the fixer calls that are not cache hits, how many repeat an earlier identical
+    # request (a cache that is missing, too small or not shared would miss those).
+    p_repeat_miss: float = 0.0
     fixer_deadline_ms: float = 30_000.0
     fixer_latency_ms: float = 2_500.0  # median of successful provider calls
     models: tuple[str, ...] = ("gpt-4o-mini",)
     start: float = 1_790_000_000.0  # epoch seconds of the first edit
     seconds_between_edits: float = 2.0
     include_snippets: bool = False
+
+
+# What the engine says of a refused correction (a sample of its codes).
+REFUSAL_REASONS = ("misplaced", "search_ambiguous", "search_no_match", "splits_a_word")
 
 
 @dataclass
@@ -118,6 +125,7 @@ class _Simulator:
         self.win_tiers = tiers
         self.win_weights = [config.wins[t] for t in tiers]
         self.fixer_names = list(config.fixer_outcomes)
+        self.keys: list[str] = []  # request keys of the fixer calls so far
         self.fixer_weights = [config.fixer_outcomes[n] for n in self.fixer_names]
 
     def cost(self, tier: str) -> float:
@@ -212,6 +220,13 @@ class _Simulator:
                 ),
                 3,
             )
+        # A cache hit repeats an earlier request; so does a miss, with p_repeat_miss.
+        repeat = self.keys and (cache_hit or rng.random() < c.p_repeat_miss)
+        if repeat:
+            key = rng.choice(self.keys)
+        else:
+            key = f"{rng.getrandbits(64):016x}"
+            self.keys.append(key)
         windowed = (state.file_lines or 0) > 400
         prompt_chars = rng.randint(1500, 6000) if windowed else rng.randint(800, 30_000)
         state.fixer = FixerCall(
@@ -225,6 +240,10 @@ class _Simulator:
             windowed=windowed,
             prompt_chars=prompt_chars,
             deadline_ms=c.fixer_deadline_ms,
+            request_key=key,
+            refusal_reason=(
+                rng.choice(REFUSAL_REASONS) if outcome == "failed_validation" else None
+            ),
         )
         if outcome == "corrected":
             winner = "exact" if rng.random() < 0.85 else "line_trimmed"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from editengine.telemetry._shape import DayRow, Direction, MetricKind, Report
+from editengine.telemetry._shape import DayRow, Direction, HalfRow, MetricKind, Report
 
 
 @dataclass(frozen=True)
@@ -58,15 +58,24 @@ def _rate(part: int, whole: int) -> float | None:
     return part / whole if whole else None
 
 
-def _figures(days: list[DayRow]) -> dict[str, float | None]:
+def _cost(days: list[DayRow]) -> float | None:
+    """The fixer's cost over ``days``; unknown (None) when any day's is."""
+    costs = [d.get("cost_usd", 0.0) for d in days]
+    return None if any(c is None for c in costs) else sum(c or 0.0 for c in costs)
+
+
+def _figures(days: list[DayRow], half: HalfRow | None) -> dict[str, float | None]:
     edits = sum(d["edits"] for d in days)
     calls = sum(d["fixer_calls"] for d in days)
     return {
         "edits": float(edits),
         "success rate": _rate(sum(d["successes"] for d in days), edits),
         "errors": float(sum(d["errors"] for d in days)),
+        "ambiguity rate": _rate(sum(d.get("ambiguous", 0) for d in days), edits),
+        "edit p95 ms": half["duration_p95_ms"] if half else None,
         "fixer calls": float(calls),
         "fixer success rate": _rate(sum(d["fixer_corrected"] for d in days), calls),
+        "fixer cost USD": _cost(days),
     }
 
 
@@ -74,8 +83,10 @@ def headlines(report: Report) -> tuple[list[Headline], Periods | None]:
     """The figures at the top of a page, each with its move between the two halves."""
     edits, fixer = report["edits"], report["fixer"]
     split = periods(report["days"])
-    now = _figures(split.current) if split else {}
-    before = _figures(split.previous) if split else {}
+    # Reports written before "halves" existed have no p95 per half: no change shown then.
+    halves: list[HalfRow | None] = [*report.get("halves", [])] or [None, None]
+    now = _figures(split.current, halves[-1]) if split else {}
+    before = _figures(split.previous, halves[0]) if split else {}
 
     def headline(label: str, kind: MetricKind, better: Direction, whole: float | None) -> Headline:
         return Headline(label, kind, better, whole, now.get(label), before.get(label))

@@ -46,6 +46,8 @@ _FIELDS: dict[str, dict[str, str]] = {
         "prompt_chars": _OPTIONAL_COUNT,
         "deadline_ms": _OPTIONAL_NUMBER,
         "model": _OPTIONAL_TEXT,
+        "refusal_reason": _OPTIONAL_TEXT,
+        "request_key": _OPTIONAL_TEXT,
     },
 }
 
