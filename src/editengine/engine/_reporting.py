@@ -84,6 +84,8 @@ def result_of(job: Job, plan: Plan, *, hash_after: str | None) -> EditResult:
         edit_id=job.state.edit_id,
         old_text=plan.snapshot.text,
         new_text=computed.new_content,
+        diagnostics=plan.diagnostics,
+        diagnostics_note=plan.diagnostics_note,
     )
 
 

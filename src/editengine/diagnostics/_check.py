@@ -1,0 +1,309 @@
+"""What an edit did to a file's syntax: the problems it introduced, and whether the region it
+touched stopped parsing where it parsed before.
+
+Only the text around the change is parsed, before and after (the change plus a margin,
+widened to lines that start a statement at the region's own indentation), so the cost does not
+grow with the file: a 100,000-line file costs what a few hundred lines do. A small file is
+parsed whole. A problem is *introduced* when it stands after the edit where no problem stood
+before: a place before the change keeps its line, a place after it moves by the lines the edit
+added, and a place inside the change is new unless the replaced text held a problem too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from editengine._results import Diagnostic
+from editengine.diagnostics._languages import Language, language_of
+from editengine.diagnostics._parsing import Problem, problems_in
+
+# Files up to this many characters are parsed whole: cheaper than choosing a window.
+WHOLE_FILE_CHARS = 48 * 1024
+# Lines of context kept on each side of the change before the window is widened to where a
+# statement starts; and how far it may be widened.
+MARGIN_LINES = 12
+WIDEN_LINES = 400
+# A line that continues or closes what the lines above opened, not a statement of its own.
+_CLOSERS = ("}", ")", "]", ".", ",", "?", ":", "&&", "||", "+", "|", "'", '"', "`")
+_CLOSING_WORDS = frozenset(
+    [
+        "else",
+        "elif",
+        "except",
+        "finally",
+        "catch",
+        "end",
+        "fi",
+        "done",
+        "esac",
+        "case",
+        "default",
+        "then",
+        "do",
+        "in",
+    ]
+)
+
+SOURCE = "syntax"
+
+
+@dataclass(frozen=True)
+class SyntaxCheck:
+    """The syntax verdict on one edit of one file.
+
+    ``introduced``: the problems the edit introduced, in the file's lines after it; ``broke``:
+    the region the edit touched parsed before and does not now; ``note``: why there was no
+    check (no grammar for the file type), else ``None``.
+    """
+
+    introduced: tuple[Diagnostic, ...] = ()
+    broke: bool = False
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class _Change:
+    """Where two texts differ: ``start`` (same in both), the end in each, 0-based rows."""
+
+    start: int
+    old_end: int
+    new_end: int
+    row: int  # row of ``start``
+    old_last_row: int
+    new_last_row: int
+
+
+def check_syntax(
+    before: str, after: str, path: str | None, *, language: Language | None = None
+) -> SyntaxCheck:
+    """The syntax problems turning ``before`` into ``after`` introduced, in a file called
+    ``path`` (only its name is read: it picks the language)."""
+    language = language or language_of(path)
+    if language is None:
+        return SyntaxCheck(note=no_grammar_note(path))
+    change = _change_between(before, after)
+    if change is None:
+        return SyntaxCheck()
+    try:
+        old_problems, new_problems = _problems_around(language, before, after, change)
+    except ImportError as error:
+        return SyntaxCheck(
+            note=f"no syntax check: the {language.name} grammar is missing ({error})"
+        )
+    shift = change.new_last_row - change.old_last_row
+    old_rows = {p.row for p in old_problems if not _inside(p.row, change, old=True)}
+    old_inside = any(_inside(p.row, change, old=True) for p in old_problems)
+    introduced: list[Problem] = []
+    for problem in new_problems:
+        if _inside(problem.row, change, old=False):
+            if not old_inside:
+                introduced.append(problem)
+        elif _old_row(problem.row, change, shift) not in old_rows:
+            introduced.append(problem)
+    parsed_before = not any(
+        change.row - 1 <= p.row <= change.old_last_row + 1 for p in old_problems
+    )
+    near = any(change.row - 1 <= p.row <= change.new_last_row + 1 for p in introduced)
+    broke = bool(introduced) and parsed_before and (not old_problems or near)
+    return SyntaxCheck(introduced=tuple(_diagnostic(p) for p in introduced), broke=broke)
+
+
+def no_grammar_note(path: str | None) -> str:
+    name = path or "this file"
+    return f"no syntax check for {name}: no grammar for its file type"
+
+
+def _diagnostic(problem: Problem) -> Diagnostic:
+    return Diagnostic(
+        line=problem.row + 1,
+        column=problem.column + 1,
+        end_line=problem.end_row + 1,
+        end_column=problem.end_column + 1,
+        severity="error",
+        message=problem.message,
+        source=SOURCE,
+    )
+
+
+def _inside(row: int, change: _Change, *, old: bool) -> bool:
+    last = change.old_last_row if old else change.new_last_row
+    return change.row <= row <= last
+
+
+def _old_row(row: int, change: _Change, shift: int) -> int:
+    return row if row < change.row else row - shift
+
+
+# --------------------------------------------------------------------------- the change
+
+_CHUNK = 4096
+
+
+def _change_between(before: str, after: str) -> _Change | None:
+    """The one span that differs (common prefix and suffix taken off), in linear time."""
+    if before == after:
+        return None
+    shortest = min(len(before), len(after))
+    start = 0
+    while start < shortest and before[start : start + _CHUNK] == after[start : start + _CHUNK]:
+        start += _CHUNK
+    start = min(start, shortest)
+    while start < shortest and before[start] == after[start]:
+        start += 1
+    room = shortest - start  # the suffix may not overlap the prefix
+    tail = 0
+    while (
+        tail + _CHUNK <= room
+        and before[len(before) - tail - _CHUNK : len(before) - tail]
+        == after[len(after) - tail - _CHUNK : len(after) - tail]
+    ):
+        tail += _CHUNK
+    while tail < room and before[len(before) - tail - 1] == after[len(after) - tail - 1]:
+        tail += 1
+    old_end, new_end = len(before) - tail, len(after) - tail
+    row = before.count("\n", 0, start)
+    return _Change(
+        start=start,
+        old_end=old_end,
+        new_end=new_end,
+        row=row,
+        old_last_row=row + before.count("\n", start, max(start, old_end - 1)),
+        new_last_row=row + after.count("\n", start, max(start, new_end - 1)),
+    )
+
+
+# --------------------------------------------------------------------------- the window
+
+
+def _problems_around(
+    language: Language, before: str, after: str, change: _Change
+) -> tuple[list[Problem], list[Problem]]:
+    """The problems of ``before`` and ``after`` in the window around ``change``, in file rows."""
+    if max(len(before), len(after)) <= WHOLE_FILE_CHARS:
+        return problems_in(language, before), problems_in(language, after)
+    if language.name == "json":
+        # A slice of a JSON document is not JSON: the decoder reads it whole, fast.
+        return (
+            problems_in(language, before, tree=False),
+            problems_in(language, after, tree=False),
+        )
+    window = _window(before, change)
+    growth = len(after) - len(before)
+    first_row = before.count("\n", 0, window.start)
+    old_text = before[window.start : window.end]
+    new_text = after[window.start : window.end + growth]
+    prefix = window.indent if language.indented else ""
+    stdlib = language.name != "toml"  # a slice of a TOML file may repeat a table: whole only
+    if prefix and not _all_start_with(new_text, prefix):
+        # The edit moved lines out of the block the window starts in: read the files whole.
+        return problems_in(language, before), problems_in(language, after)
+    return (
+        _shifted(
+            problems_in(language, _dedent(old_text, prefix), stdlib=stdlib), first_row, prefix
+        ),
+        _shifted(
+            problems_in(language, _dedent(new_text, prefix), stdlib=stdlib), first_row, prefix
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class _Window:
+    start: int
+    end: int
+    indent: str
+
+
+def _window(text: str, change: _Change) -> _Window:
+    start = _line_start(text, change.start)
+    for _ in range(MARGIN_LINES):
+        if start == 0:
+            break
+        start = _line_start(text, start - 1)
+    end = _line_end(text, max(change.start, change.old_end - 1))
+    for _ in range(MARGIN_LINES):
+        if end >= len(text):
+            break
+        end = _line_end(text, end)
+    lowest = min(
+        (_indent_width(line) for line in text[start:end].split("\n") if line.strip()), default=0
+    )
+    # Up to a line that starts a statement at the window's lowest indentation.
+    for _ in range(WIDEN_LINES):
+        line = _line_at(text, start)
+        if line.strip():
+            width = _indent_width(line)
+            lowest = min(lowest, width)
+            if width == lowest and _starts_statement(line):
+                break
+        if start == 0:
+            break
+        start = _line_start(text, start - 1)
+    first = _line_at(text, start)
+    indent = first[: len(first) - len(first.lstrip())]
+    base = _indent_width(first)
+    # Down past the lines deeper than it, and the lines at its level that close it.
+    for _ in range(WIDEN_LINES):
+        if end >= len(text):
+            break
+        line = _line_at(text, end)
+        if line.strip() and (
+            _indent_width(line) < base or (_indent_width(line) == base and _starts_statement(line))
+        ):
+            break
+        end = _line_end(text, end)
+    return _Window(start, end, indent)
+
+
+def _line_start(text: str, position: int) -> int:
+    return text.rfind("\n", 0, position) + 1
+
+
+def _line_end(text: str, position: int) -> int:
+    """The start of the line after the one holding ``position`` (or the end of the text)."""
+    found = text.find("\n", position)
+    return len(text) if found < 0 else found + 1
+
+
+def _line_at(text: str, start: int) -> str:
+    found = text.find("\n", start)
+    return text[start:] if found < 0 else text[start:found]
+
+
+def _indent_width(line: str) -> int:
+    stripped = line.lstrip(" \t")
+    return len(line[: len(line) - len(stripped)].expandtabs(4))
+
+
+def _starts_statement(line: str) -> bool:
+    stripped = line.strip()
+    if stripped.startswith(_CLOSERS):
+        return False
+    word = stripped.split(None, 1)[0].rstrip(":;{(") if stripped else ""
+    return word not in _CLOSING_WORDS
+
+
+def _all_start_with(text: str, prefix: str) -> bool:
+    return all(line.startswith(prefix) for line in text.split("\n") if line.strip())
+
+
+def _dedent(text: str, prefix: str) -> str:
+    if not prefix:
+        return text
+    return "\n".join(
+        line[len(prefix) :] if line.startswith(prefix) else line for line in text.split("\n")
+    )
+
+
+def _shifted(problems: list[Problem], first_row: int, prefix: str) -> list[Problem]:
+    width = len(prefix)
+    return [
+        Problem(
+            p.row + first_row,
+            p.column + width,
+            p.end_row + first_row,
+            p.end_column + width,
+            p.message,
+        )
+        for p in problems
+    ]
