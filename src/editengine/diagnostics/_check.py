@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from editengine._results import Diagnostic
 from editengine.diagnostics._languages import Language, language_of
-from editengine.diagnostics._parsing import Problem, problems_in
+from editengine.diagnostics._parsing import UNEXPECTED, Problem, problems_in, unexpected
 
 # Files up to this many characters are parsed whole: cheaper than choosing a window.
 WHOLE_FILE_CHARS = 48 * 1024
@@ -103,9 +103,25 @@ def check_syntax(
     parsed_before = not any(
         change.row - 1 <= p.row <= change.old_last_row + 1 for p in old_problems
     )
+    introduced = [_at_the_change(p, change, after) for p in introduced]
     near = any(change.row - 1 <= p.row <= change.new_last_row + 1 for p in introduced)
     broke = bool(introduced) and parsed_before and (not old_problems or near)
     return SyntaxCheck(introduced=tuple(_diagnostic(p) for p in introduced), broke=broke)
+
+
+def _at_the_change(problem: Problem, change: _Change, after: str) -> Problem:
+    """A problem that starts above the change and reaches into it is placed where the change
+    starts: a parser's error node often opens at the enclosing construct (the function, the
+    element) while the edit is what broke it."""
+    if not problem.row < change.row <= problem.end_row:
+        return problem
+    start = _line_start(after, change.start)
+    line = _line_at(after, start)
+    column = len(line) - len(line.lstrip())
+    message = problem.message
+    if message.startswith(UNEXPECTED):
+        message = unexpected(line)
+    return Problem(change.row, column, problem.end_row, problem.end_column, message)
 
 
 def no_grammar_note(path: str | None) -> str:

@@ -15,7 +15,9 @@ GUARD_MODES: tuple[str, ...] = ("refuse", "report", "off")
 DEFAULT_GUARD: SyntaxGuard = "refuse"
 
 # What places a quote as the agent wrote it, or decides without placing one: never forgiving.
-_STRICT = frozenset({"exact", "whole_file", "no_op", "already_applied"})
+_STRICT = frozenset(
+    {"exact", "whole_file", "no_op", "already_applied", "append", "insert", "add", "update"}
+)
 
 
 def guard_mode(value: object) -> SyntaxGuard:

@@ -71,7 +71,7 @@ def _tree_sitter_problems(language: Language, text: str) -> list[Problem]:
             found.append(_problem(lines, node, f"missing {_quoted(node.type)}"))
         elif node.is_error:
             snippet = source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-            found.append(_problem(lines, node, _unexpected(snippet)))
+            found.append(_problem(lines, node, unexpected(snippet)))
         else:
             stack.extend(
                 child for child in reversed(node.children) if child.has_error or child.is_missing
@@ -101,13 +101,17 @@ def _quoted(token: str) -> str:
     return f'"{token}"' if '"' not in token else f"'{token}'"
 
 
-def _unexpected(snippet: str) -> str:
+UNEXPECTED = "syntax error"
+
+
+def unexpected(snippet: str) -> str:
+    """``syntax error at "<the first characters of snippet>"``."""
     first = snippet.strip().split("\n", 1)[0]
     if not first:
-        return "syntax error"
+        return UNEXPECTED
     if len(first) > _SNIPPET:
         first = first[:_SNIPPET] + "…"
-    return f"syntax error at {_quoted(first)}"
+    return f"{UNEXPECTED} at {_quoted(first)}"
 
 
 # --------------------------------------------------------------------------- standard library
@@ -133,6 +137,8 @@ def _python_problem(text: str) -> Problem | None:
         column = max((error.offset or 1) - 1, 0)
         end_row = max((error.end_lineno or row + 1) - 1, row)
         end_column = max((error.end_offset or column + 1) - 1, 0)
+        if end_row == row and end_column <= column:
+            end_column = column + 1
         return Problem(row, column, end_row, end_column, error.msg)
     except (ValueError, RecursionError, MemoryError):
         return None  # a null byte, a pathological nesting: tree-sitter's verdict stands
