@@ -21,6 +21,7 @@ EXPECTED = {
 }  # fmt: skip
 EXPECTED |= {"Journal", "JournalCorrupt", "JournalError", "NothingToUndo", "UndoResult"}
 EXPECTED |= {"PatchError", "PatchFailed", "PatchResult", "apply_patch"}
+EXPECTED |= {"Diagnostic", "SyntaxBroken"}
 
 
 def test_exported_names_are_exactly_the_curated_set():

@@ -34,13 +34,14 @@ from editengine._errors import (
     ProviderConfigError,
     ProviderError,
     StaleFile,
+    SyntaxBroken,
     UnmatchedElision,
     UnsupportedEncoding,
     WriteFailed,
 )
 from editengine._journal import Journal
 from editengine._read_tracker import ReadTracker
-from editengine._results import EditResult, Region, TextEdit, TierAttempt
+from editengine._results import Diagnostic, EditResult, Region, TextEdit, TierAttempt
 from editengine._version import __version__
 from editengine.engine import EditEngine, RelatednessGuard
 from editengine.engine._undo import UndoResult
@@ -121,3 +122,4 @@ __all__ = [
     "make_fixer",
 ]
 __all__ += ["Journal", "JournalCorrupt", "JournalError", "NothingToUndo", "UndoResult"]
+__all__ += ["Diagnostic", "SyntaxBroken"]

@@ -29,6 +29,7 @@ from editengine._edits import EditSpec, canonical_arguments
 from editengine._errors import BadRequest, EditError, MultiEditFailed, PatchFailed
 from editengine._resources import prompt_text
 from editengine._results import EditResult
+from editengine.diagnostics import errors_block
 
 logger = logging.getLogger("editengine")
 
@@ -400,12 +401,16 @@ def _optional_text(value: object, what: str) -> str | None:
 
 
 def format_result(result: EditResult) -> str:
-    """What a model reads after a successful edit: the summary, notes, then the diff."""
+    """What a model reads after a successful edit: the summary, notes, then the diff, then
+    the errors the edit introduced (an ``Errors:`` block, docs/diagnostics.md)."""
     summary = result.summary
     parts = [summary if summary.endswith((".", "!", "?")) else summary + "."]
     parts.extend(result.notes)
     if result.diff:
         parts.append(result.diff.rstrip("\n"))
+    errors = errors_block(result.diagnostics, result.diagnostics_note)
+    if errors:
+        parts.append(errors)
     return "\n\n".join(parts)
 
 
@@ -515,12 +520,16 @@ def run_patch_tool(apply: Any, arguments: object) -> str:
 
 
 def format_patch_result(result: Any) -> str:
-    """The summary, notes, then the combined diff."""
+    """The summary, notes, then the combined diff, then each file's errors."""
     summary = result.summary
     parts = [summary if summary.endswith((".", "!", "?")) else summary + "."]
     parts.extend(result.notes)
     if result.diff:
         parts.append(result.diff.rstrip("\n"))
+    for edited in getattr(result, "results", ()):
+        errors = errors_block(edited.diagnostics, edited.diagnostics_note, path=edited.file_path)
+        if errors:
+            parts.append(errors)
     return "\n\n".join(parts)
 
 

@@ -7,8 +7,9 @@ import sys
 import time
 from typing import IO, Any
 
-from editengine._errors import BadRequest, EditError
+from editengine._errors import BadRequest, EditError, SyntaxBroken
 from editengine.cli._io import boolean, json_line, parse_json
+from editengine.diagnostics import guard_mode
 from editengine.matching._cascade import edit_text
 
 _FIELDS = {
@@ -26,7 +27,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "Reads {id, content, old_string, new_string, replace_all, expected_replacements, "
             "match_mode} per line; writes {id, ok, new_content, strategy, error, error_code, "
             "elapsed_ms} per line, in order, flushed. A line {id, files, patch, format} "
-            "applies a patch to the files and answers with files instead of new_content."
+            "applies a patch to the files and answers with files instead of new_content. "
+            "A request may carry path (a file name: it picks the language of the syntax check, "
+            "nothing is read) and syntax_guard (refuse, report or off); the answer carries "
+            "diagnostics, the syntax errors the edit introduced."
         ),
     )
     parser.set_defaults(func=lambda args: run(sys.stdin, sys.stdout))
@@ -62,6 +66,7 @@ def handle_line(line: str | bytes) -> dict[str, Any]:
         match_mode = request.get("match_mode")
         if match_mode is not None and not isinstance(match_mode, str):
             raise BadRequest("Field 'match_mode' must be a string.")
+        path, guard = _syntax_fields(request)
         result = edit_text(
             request["content"],
             request["old_string"],
@@ -69,6 +74,8 @@ def handle_line(line: str | bytes) -> dict[str, Any]:
             replace_all=boolean(request, "replace_all"),
             expected_replacements=request.get("expected_replacements"),
             match_mode=match_mode or "auto",
+            path=path,
+            syntax_guard=guard,
         )
         answer: dict[str, Any] = {
             "id": request_id,
@@ -77,9 +84,14 @@ def handle_line(line: str | bytes) -> dict[str, Any]:
             "strategy": result.strategy,
             "error": None,
             "error_code": None,
+            "diagnostics": [item.to_dict() for item in result.diagnostics],
         }
+        if result.diagnostics_note:
+            answer["diagnostics_note"] = result.diagnostics_note
     except EditError as exc:
         answer = _error_answer(request_id, exc.code, str(exc))
+        if isinstance(exc, SyntaxBroken):
+            answer["diagnostics"] = [item.to_dict() for item in exc.diagnostics]
     except RecursionError:
         answer = _error_answer(request_id, "bad_request", "The request is nested too deeply.")
     except Exception as exc:  # one bad request must not end the run for the others
@@ -93,6 +105,7 @@ def handle_line(line: str | bytes) -> dict[str, Any]:
 def _patch_answer(request: dict[str, Any], started: float) -> dict[str, Any]:
     """``{"id", "files", "patch", "format"?}`` -> ``{"id", "ok", "files", "strategy", ...}``;
     ``files`` maps every touched path to its new content (``null``: deleted)."""
+    from editengine.engine._patching import syntax_checks
     from editengine.patch import apply_patch
 
     answer: dict[str, Any] = {"id": request.get("id")}
@@ -104,11 +117,24 @@ def _patch_answer(request: dict[str, Any], started: float) -> dict[str, Any]:
             raise BadRequest("Field 'files' must be an object mapping paths to file contents.")
         if not isinstance(request["patch"], str):
             raise BadRequest("Field 'patch' must be a string.")
+        guard = guard_mode(request.get("syntax_guard", "refuse"))
         result = apply_patch(files, request["patch"], format=request.get("format") or "auto")
+        changed = [change for change in result.changes if not change.no_change]
+        checks = syntax_checks(guard, changed, result)
         answer.update(ok=True, files=result.files, strategy=result.strategy, error=None,
                       error_code=None)  # fmt: skip
+        answer["diagnostics"] = [
+            {"path": path, **item.to_dict()}
+            for path, check in checks.items()
+            for item in check.introduced
+        ]
     except EditError as exc:
         answer.update(ok=False, files=None, strategy=None, error=str(exc), error_code=exc.code)
+        answer["diagnostics"] = [
+            item.to_dict()
+            for item in getattr(exc, "diagnostics", ())
+            if isinstance(exc, SyntaxBroken)
+        ]
     answer["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
     return answer
 
@@ -121,7 +147,18 @@ def _error_answer(request_id: Any, code: str, message: str) -> dict[str, Any]:
         "strategy": None,
         "error": message,
         "error_code": code,
+        "diagnostics": [],
     }
+
+
+def _syntax_fields(request: dict[str, Any]) -> tuple[str | None, str]:
+    """The request's ``path`` (a file name for the syntax check; ``None``: no check) and
+    ``syntax_guard`` (``refuse`` by default)."""
+    path = request.get("path")
+    if path is not None and (not isinstance(path, str) or not path):
+        raise BadRequest("Field 'path' must be a non-empty string (a file name).")
+    guard = request.get("syntax_guard", "refuse")
+    return path, guard_mode(guard)
 
 
 def run(stdin: IO[Any], stdout: IO[Any]) -> int:

@@ -7,7 +7,14 @@ import json
 import sys
 
 from editengine._errors import BadRequest, EditError, ProviderConfigError
-from editengine.cli._apply import EXIT_EDIT_FAILED, EXIT_OK, EXIT_USAGE, _print_result
+from editengine.cli._apply import (
+    EXIT_EDIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    _print_result,
+    add_syntax_guard_flag,
+    print_diagnostics,
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--model", help="model for the LLM fixer")
     parser.add_argument("--no-color", action="store_true", help="plain output")
     parser.add_argument("--output-json", action="store_true", help="print the result as JSON")
+    add_syntax_guard_flag(parser)
     parser.set_defaults(func=run)
 
 
@@ -61,9 +69,15 @@ def run(args: argparse.Namespace) -> int:
     except EditError as error:
         return _fail(error, EXIT_EDIT_FAILED)
     if args.output_json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        data = result.to_dict()
+        data["diagnostics"] = {
+            edited.file_path: [item.to_dict() for item in edited.diagnostics]
+            for edited in result.results
+        }
+        print(json.dumps(data, ensure_ascii=False, indent=2))
         return EXIT_OK
     _print_result(result.summary, result.notes, result.diff, color=not args.no_color)
+    print_diagnostics(result.results)
     return EXIT_OK
 
 

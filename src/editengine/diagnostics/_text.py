@@ -15,7 +15,8 @@ def errors_block(
     diagnostics: Sequence[Diagnostic], note: str | None = None, *, path: str | None = None
 ) -> str:
     """``Errors:`` and one line a problem (at most :data:`MAX_LINES`), or ``""`` when there are
-    none; a ``note`` (diagnostics unavailable) follows as its own line."""
+    none; a ``note`` saying diagnostics were unavailable follows as its own line (a note that
+    the file type has no grammar is left out: it says nothing about this edit)."""
     lines: list[str] = []
     if diagnostics:
         where = f" in {path}" if path else ""
@@ -24,6 +25,6 @@ def errors_block(
         lines.extend(item.describe() for item in shown)
         if len(diagnostics) > len(shown):
             lines.append(f"... and {len(diagnostics) - len(shown)} more")
-    if note:
+    if note and "unavailable" in note:
         lines.append(f"Diagnostics: {note}")
     return "\n".join(lines)

@@ -40,7 +40,7 @@ from editengine._errors import (
 from editengine._results import EditResult, TextEdit
 from editengine._state import EditState, FixerCall
 from editengine._text import to_lf
-from editengine.diagnostics import SyntaxCheck, forgiving, guard_edit
+from editengine.diagnostics import SyntaxCheck, SyntaxGuard, forgiving, guard_edit
 from editengine.engine._callbacks import notify, resolve_sync, run_hooks
 from editengine.engine._fixing import SYNTHESISED_INSTRUCTION
 from editengine.files import AnchoredDir, FileSnapshot, MissingFolder, Target, sha256_hex
@@ -92,7 +92,7 @@ def apply_patch(
         _telemetry_failure(engine, parsed, error, fixer_calls, dry_run, started)
         raise
     changed = [change for change in result.changes if not change.no_change]
-    checks = _syntax_checks(engine, changed, result)  # raises SyntaxBroken before any write
+    checks = syntax_checks(engine.syntax_guard, changed, result)  # SyntaxBroken: nothing written
     diffs: dict[str, FileDiff] = {}
     diff = _combined_diff(changed, diffs)
     result = replace(result, diff=diff, dry_run=dry_run)
@@ -526,8 +526,8 @@ def _edit_result(
     )
 
 
-def _syntax_checks(
-    engine: EngineCore, changed: list[FileChange], result: PatchResult
+def syntax_checks(
+    mode: SyntaxGuard, changed: Sequence[FileChange], result: PatchResult
 ) -> dict[str, SyntaxCheck]:
     """Each updated file's syntax check (docs/diagnostics.md): a file whose hunks were placed
     loosely and whose touched region stops parsing is refused, before anything is written."""
@@ -542,7 +542,7 @@ def _syntax_checks(
             change.old_content,
             change.new_content,
             change.path,
-            mode=engine.syntax_guard,
+            mode=mode,
             tier="fixer" if corrected else strategy,
             forgiven=forgiving(strategy, corrected_by_fixer=corrected),
         )
