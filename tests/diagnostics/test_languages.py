@@ -74,10 +74,10 @@ CASES = [
         "m.tsx",
         "export function F(props: { a: number }) {\n",
         "  const total = props.a + 1;",
-        "  return <div className=\"x\">{total}</div>;",
+        '  return <div className="x">{total}</div>;',
         "}\n",
         "  return <span>{total}</span>;",
-        "  return <div className=\"x\">{total</div>;",
+        '  return <div className="x">{total</div>;',
         "const broken = <div>;\n\n",
     ),
     Case(
@@ -167,7 +167,7 @@ CASES = [
         '  echo "$total"',
         "}\n\ng() {\n  echo two\n}\n",
         '  echo "$total" done',
-        "  if [ -n \"$total\" ]; then",
+        '  if [ -n "$total" ]; then',
         "broken() {\n  echo (\n}\n\n",
     ),
 ]

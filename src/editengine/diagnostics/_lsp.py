@@ -132,6 +132,10 @@ class LanguageServers:
     ) -> ServerReport:
         name = os.path.basename(command[0])
         server = self._servers.get(language.name)
+        if server is not None and server.dead and not server.reported:
+            # This edit is the first to find it gone: it says so; the next one restarts it.
+            server.reported = True
+            return _unavailable(name, "the server exited; it is restarted on the next edit")
         if server is None or server.dead:
             starts = server.starts if server is not None else 0
             if server is not None and starts >= MAX_STARTS:
@@ -204,6 +208,7 @@ class _Server:
         self.starts = starts
         self.name = os.path.basename(command[0])
         self.dead = False
+        self.reported = False  # an edit said that this server is gone
         self.client: Any = None
         self.documents: dict[str, _Document] = {}
         self.exited = asyncio.Event()
@@ -269,10 +274,15 @@ class _Server:
             await _within(client.initialize_async(params), timeout, self.exited)
             client.initialized(types.InitializedParams())
         except (TimeoutError, asyncio.TimeoutError):
-            await self.stop()
+            self.reported = True
+            await self.kill()
             return f"it did not answer initialize within {timeout:g} s"
+        except _Exited:
+            self.reported = True
+            return "it exited while starting"
         except Exception as error:
-            await self.stop()
+            self.reported = True
+            await self.kill()
             return f"it failed to start ({type(error).__name__}: {error})"
         return None
 
@@ -309,9 +319,11 @@ class _Server:
         except (TimeoutError, asyncio.TimeoutError):
             return _unavailable(self.name, f"no diagnostics within {timeout:g} s")
         except _Exited:
+            self.reported = True
             return _unavailable(self.name, "the server exited")
         except Exception as error:
-            self.dead = True
+            self.dead = self.reported = True
+            await self.kill()
             return _unavailable(self.name, f"{type(error).__name__}: {error}")
         if baseline is None or current is None:
             return _unavailable(self.name, f"no diagnostics within {timeout:g} s")
@@ -352,6 +364,19 @@ class _Server:
                 raise TimeoutError
             document.changed.clear()
             await asyncio.wait_for(document.changed.wait(), remaining)
+
+    async def kill(self) -> None:
+        """End an unresponsive server at once (no polite shutdown: it would not answer)."""
+        self.dead = True
+        client = self.client
+        process = None if client is None else client._server
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(process.wait(), _SHUTDOWN_SECONDS)
+        if client is not None:
+            client._stop_event.set()
 
     async def stop(self) -> None:
         client, self.dead = self.client, True
