@@ -133,9 +133,11 @@ def test_a_fixer_correction_that_breaks_the_syntax_is_refused(workspace: Path) -
         "explanation": "the quote had a typo",
     }
     fixer = LLMFixer(ScriptedProvider([answer]))
-    with EditEngine(workspace, fixer=fixer, journal=False) as engine:
-        with pytest.raises(SyntaxBroken) as caught:
-            engine.edit("m.py", "        retrun 1", "        return (1", instruction="wrap it")
+    with (
+        EditEngine(workspace, fixer=fixer, journal=False) as engine,
+        pytest.raises(SyntaxBroken) as caught,
+    ):
+        engine.edit("m.py", "        retrun 1", "        return (1", instruction="wrap it")
     assert caught.value.tier == "fixer"
     assert (workspace / "m.py").read_text() == PY
 
