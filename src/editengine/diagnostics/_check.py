@@ -102,11 +102,24 @@ def check_syntax(
             introduced.append(problem)
     parsed_before = not any(
         change.row - 1 <= p.row <= change.old_last_row + 1 for p in old_problems
-    )
+    ) and not _inside_a_macro(language, before, change)
     introduced = [_at_the_change(p, change, after) for p in introduced]
     near = any(change.row - 1 <= p.row <= change.new_last_row + 1 for p in introduced)
     broke = bool(introduced) and parsed_before and (not old_problems or near)
     return SyntaxCheck(introduced=tuple(_diagnostic(p) for p in introduced), broke=broke)
+
+
+def _inside_a_macro(language: Language, before: str, change: _Change) -> bool:
+    """Whether the change touched a C preprocessor macro's body (lines continued with a
+    backslash): the parser reads a body as opaque text, so it never parsed as code there, and
+    what an edit does to it cannot be judged."""
+    if language.name not in ("c", "cpp"):
+        return False
+    start = _line_start(before, change.start)
+    if start > 0:
+        start = _line_start(before, start - 1)  # the line above continues into the change
+    end = _line_end(before, max(change.start, change.old_end - 1))
+    return any(line.rstrip().endswith("\\") for line in before[start:end].split("\n"))
 
 
 def _at_the_change(problem: Problem, change: _Change, after: str) -> Problem:

@@ -41,7 +41,14 @@ from editengine._journal import Journal, JournalEntry
 from editengine._read_tracker import ReadTracker
 from editengine._results import EditResult, TextEdit
 from editengine._state import EditObserver
-from editengine.diagnostics import SyntaxCheck, forgiving, guard_edit, guard_mode
+from editengine.diagnostics import (
+    Quote,
+    SyntaxCheck,
+    forgiving,
+    guard_edit,
+    guard_mode,
+    quote_of,
+)
 from editengine.diagnostics._lsp import DEFAULT_LSP_TIMEOUT, LanguageServers
 from editengine.engine import _fixing as fixing
 from editengine.engine import _patching as patching
@@ -466,7 +473,11 @@ class EngineCore:
             if applied is not None:  # an identical edit's correction made this content
                 return landed_plan(job, step, snapshot, applied, self._plan)
             return step
-        return self._plan(target, snapshot, computed)
+        quote = None
+        if job.operation == "edit":
+            spec = job.specs[0]
+            quote = quote_of(computed, spec.old_string, spec.new_string)
+        return self._plan(target, snapshot, computed, quote=quote)
 
     def _after_fix(self, job: Job, step: NeedsFix, correction: Correction) -> EditResult | Plan:
         """Re-read; check the correction against what the file holds now; write if unchanged."""
@@ -787,10 +798,20 @@ class EngineCore:
         return edit
 
     def _plan(
-        self, target: Target, snapshot: FileSnapshot, computed: TextEdit, **extra: Any
+        self,
+        target: Target,
+        snapshot: FileSnapshot,
+        computed: TextEdit,
+        *,
+        quote: Quote | None = None,
+        **extra: Any,
     ) -> Plan:
         check = self._syntax_check(
-            target, snapshot, computed, corrected_by_fixer=bool(extra.get("corrected_by_fixer"))
+            target,
+            snapshot,
+            computed,
+            corrected_by_fixer=bool(extra.get("corrected_by_fixer")),
+            quote=quote,
         )
         return Plan(
             target,
@@ -809,6 +830,7 @@ class EngineCore:
         computed: TextEdit,
         *,
         corrected_by_fixer: bool = False,
+        quote: Quote | None = None,
     ) -> SyntaxCheck:
         """The syntax problems ``computed`` introduces; :class:`SyntaxBroken` when a forgiving
         placement breaks the region it touched and the guard refuses (docs/diagnostics.md)."""
@@ -821,6 +843,7 @@ class EngineCore:
             mode=self.syntax_guard,
             tier="fixer" if corrected_by_fixer else computed.strategy,
             forgiven=forgiving(computed.strategy, corrected_by_fixer=corrected_by_fixer),
+            quote=quote,
         )
 
     def _with_server_diagnostics(self, result: EditResult) -> EditResult:

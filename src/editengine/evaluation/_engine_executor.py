@@ -45,8 +45,10 @@ class EngineExecutor:
         cascade: Any = None,
         fixers: FixerSource | None = None,
         base_dir: Path | None = None,
+        syntax_guard: str = "off",
     ) -> None:
         self.cascade = cascade
+        self.syntax_guard = syntax_guard
         self.fixers = fixers or NoFixer()
         self.base_dir = base_dir if base_dir is not None else memory_backed_dir()
         self._memory = MemorySink()
@@ -59,6 +61,7 @@ class EngineExecutor:
             engine = EditEngine(
                 root, fixer=fixer, telemetry=self._telemetry, cascade=self.cascade,
                 lock_dir=self._locks(), journal=False,  # a throwaway workspace: no undo
+                syntax_guard=self.syntax_guard,
             )  # fmt: skip
             self._memory.events.clear()
             started = time.perf_counter()
