@@ -18,7 +18,9 @@ from editengine.diagnostics._languages import Language, language_of
 from editengine.diagnostics._parsing import UNEXPECTED, Problem, problems_in, unexpected
 
 # Files up to this many characters are parsed whole: cheaper than choosing a window.
-WHOLE_FILE_CHARS = 48 * 1024
+WHOLE_FILE_CHARS = 8 * 1024
+# A window that does not parse before the edit is read again as the whole file, up to this size.
+WHOLE_FILE_FALLBACK_CHARS = 4 * 1024 * 1024
 # Lines of context kept on each side of the change before the window is widened to where a
 # statement starts; and how far it may be widened.
 MARGIN_LINES = 12
@@ -226,14 +228,13 @@ def _problems_around(
     if prefix and not _all_start_with(new_text, prefix):
         # The edit moved lines out of the block the window starts in: read the files whole.
         return problems_in(language, before), problems_in(language, after)
-    return (
-        _shifted(
-            problems_in(language, _dedent(old_text, prefix), stdlib=stdlib), first_row, prefix
-        ),
-        _shifted(
-            problems_in(language, _dedent(new_text, prefix), stdlib=stdlib), first_row, prefix
-        ),
-    )
+    old_problems = problems_in(language, _dedent(old_text, prefix), stdlib=stdlib)
+    if old_problems and len(before) <= WHOLE_FILE_FALLBACK_CHARS:
+        # The window does not parse on its own (it starts inside a comment, a string, a
+        # construct it cut): only the whole file says where the problems really are.
+        return problems_in(language, before), problems_in(language, after)
+    new_problems = problems_in(language, _dedent(new_text, prefix), stdlib=stdlib)
+    return _shifted(old_problems, first_row, prefix), _shifted(new_problems, first_row, prefix)
 
 
 @dataclass(frozen=True)

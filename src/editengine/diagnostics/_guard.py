@@ -70,15 +70,18 @@ class Quote:
 
 
 def own_breakage(before: str, quote: Quote | None) -> bool:
-    """Whether the breakage is the agent's own text, not a misreading of its quote: the quote
-    differs from the lines it was placed on only in whitespace at the ends of lines, which no
-    language reads, so what was written is new_string as the agent wrote it. Code mid-change
-    or a deletion that leaves a dangling line is then reported, not refused. Any other
-    forgiveness (indentation, spacing inside a line, escapes, punctuation, a fuzzy place)
-    keeps the strict rule."""
+    """Whether the breakage is the agent's own text, not a misreading of its quote: the edit
+    only deletes whole lines of the quote (it writes no text of its own, so there is nothing
+    to misread: a dangling line is what the agent asked for), or the quote differs from the
+    lines it was placed on only in whitespace at the ends of lines, which no language reads,
+    so what was written is new_string as the agent wrote it. Such a breakage is reported, not
+    refused. Any other forgiveness (indentation, spacing inside a line, escapes, punctuation,
+    a fuzzy place) keeps the strict rule."""
     if quote is None:
         return False
     old_lines = quote.old.rstrip("\n").split("\n")
+    if _deletes_lines_only(old_lines, quote.new.rstrip("\n").split("\n") if quote.new else []):
+        return True
     if len(old_lines) != quote.end_line - quote.start_line + 1:
         return False
     start, end = _line_offsets(before, quote.start_line, quote.end_line)
@@ -86,6 +89,23 @@ def own_breakage(before: str, quote: Quote | None) -> bool:
         return False
     placed = before[start:end].rstrip("\n").split("\n")
     return [line.rstrip() for line in old_lines] == [line.rstrip() for line in placed]
+
+
+def _deletes_lines_only(old_lines: list[str], new_lines: list[str]) -> bool:
+    """``new_lines`` are ``old_lines`` with some left out (compared without the whitespace at
+    their ends), and nothing else."""
+    if len(new_lines) >= len(old_lines):
+        return False
+    kept = iter(_plain(line) for line in old_lines)
+    return all(_plain(line) in kept for line in new_lines)
+
+
+# Typographic punctuation read as the ASCII a tier maps it to: one decoding for old and new.
+_TYPOGRAPHY = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "–": "-", "—": "-"})
+
+
+def _plain(line: str) -> str:
+    return line.strip().translate(_TYPOGRAPHY)
 
 
 def quote_of(edit: TextEdit, old: str, new: str) -> Quote | None:
