@@ -94,7 +94,8 @@ def bench_engine(lines: int, repeats: int) -> list[tuple[str, float, float]]:
     with tempfile.TemporaryDirectory() as root:
         path = Path(root) / "gen.py"
         engines = {
-            guard: EditEngine(root, journal=False, syntax_guard=guard) for guard in ("off", "refuse")
+            guard: EditEngine(root, journal=False, syntax_guard=guard)
+            for guard in ("off", "refuse")
         }
         for name, (old, new, mode) in _requests(lines).items():
             figures = []
@@ -127,9 +128,7 @@ def main() -> None:
             floor = dict((name, off) for name, off, _ in rows)["exact hit"]
             for name, off, on in rows:
                 within = "yes" if on <= 2 * off + 10 else "NO"
-                print(
-                    f"{lines:>8,}  {name:<16} {off:>9.2f} {on:>9.2f} {on - off:>8.2f}  {within}"
-                )
+                print(f"{lines:>8,}  {name:<16} {off:>9.2f} {on:>9.2f} {on - off:>8.2f}  {within}")
             miss = dict((name, on) for name, _, on in rows)["fuzzy miss"]
             print(
                 f"{lines:>8,}  fuzzy miss with the guard / exact hit without it (the exact-only "

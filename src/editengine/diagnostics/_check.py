@@ -209,11 +209,17 @@ def _change_between(before: str, after: str) -> _Change | None:
 def _problems_around(
     language: Language, before: str, after: str, change: _Change
 ) -> tuple[list[Problem], list[Problem]]:
-    """The problems of ``before`` and ``after`` in the window around ``change``, in file rows."""
-    if max(len(before), len(after)) <= WHOLE_FILE_CHARS:
+    """The problems of ``before`` and ``after`` in the window around ``change``, in file rows.
+
+    The window is read first: where it parses on its own before the edit, it says what the edit
+    did there, even in a file with errors elsewhere (Python's parser stops at the first one).
+    """
+    small = max(len(before), len(after)) <= WHOLE_FILE_CHARS
+    if language.name in ("json", "toml") and small:
+        # A slice of a document is not one: small documents are read whole, by both parsers.
         return problems_in(language, before), problems_in(language, after)
     if language.name == "json":
-        # A slice of a JSON document is not JSON: the decoder reads it whole, fast.
+        # The decoder reads a large document whole, fast; tree-sitter would take its time.
         return (
             problems_in(language, before, tree=False),
             problems_in(language, after, tree=False),

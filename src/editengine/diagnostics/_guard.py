@@ -11,7 +11,7 @@ from typing import Literal
 from editengine._errors import BadRequest, SyntaxBroken
 from editengine._results import TextEdit
 from editengine._text import to_lf
-from editengine.diagnostics._check import SyntaxCheck, check_syntax
+from editengine.diagnostics._check import SyntaxCheck, _change_between, check_syntax
 
 SyntaxGuard = Literal["refuse", "report", "off"]
 GUARD_MODES: tuple[str, ...] = ("refuse", "report", "off")
@@ -53,7 +53,13 @@ def guard_edit(
         return SyntaxCheck()
     name = None if path is None else os.fspath(path)
     check = check_syntax(before, after, name)
-    if mode == "refuse" and forgiven and check.broke and not own_breakage(before, quote):
+    if (
+        mode == "refuse"
+        and forgiven
+        and check.broke
+        and not deletes_lines_only(before, after)
+        and not own_breakage(before, quote)
+    ):
         raise syntax_broken(check, tier=tier, path=name)
     return check
 
@@ -70,18 +76,14 @@ class Quote:
 
 
 def own_breakage(before: str, quote: Quote | None) -> bool:
-    """Whether the breakage is the agent's own text, not a misreading of its quote: the edit
-    only deletes whole lines of the quote (it writes no text of its own, so there is nothing
-    to misread: a dangling line is what the agent asked for), or the quote differs from the
-    lines it was placed on only in whitespace at the ends of lines, which no language reads,
-    so what was written is new_string as the agent wrote it. Such a breakage is reported, not
-    refused. Any other forgiveness (indentation, spacing inside a line, escapes, punctuation,
-    a fuzzy place) keeps the strict rule."""
+    """Whether the breakage is the agent's own text, not a misreading of its quote: the quote
+    differs from the lines it was placed on only in whitespace at the ends of lines, which no
+    language reads, so what was written is new_string as the agent wrote it. Such a breakage
+    (code mid-change) is reported, not refused. Any other forgiveness (indentation, spacing
+    inside a line, escapes, punctuation, a fuzzy place) keeps the strict rule."""
     if quote is None:
         return False
     old_lines = quote.old.rstrip("\n").split("\n")
-    if _deletes_lines_only(old_lines, quote.new.rstrip("\n").split("\n") if quote.new else []):
-        return True
     if len(old_lines) != quote.end_line - quote.start_line + 1:
         return False
     start, end = _line_offsets(before, quote.start_line, quote.end_line)
@@ -91,13 +93,21 @@ def own_breakage(before: str, quote: Quote | None) -> bool:
     return [line.rstrip() for line in old_lines] == [line.rstrip() for line in placed]
 
 
-def _deletes_lines_only(old_lines: list[str], new_lines: list[str]) -> bool:
-    """``new_lines`` are ``old_lines`` with some left out (compared without the whitespace at
-    their ends), and nothing else."""
-    if len(new_lines) >= len(old_lines):
+def deletes_lines_only(before: str, after: str) -> bool:
+    """Whether turning ``before`` into ``after`` only takes lines out (compared without the
+    whitespace at their ends and with typographic punctuation read as ASCII): such an edit
+    writes no text of its own, so there is nothing a matcher could have misread into the file,
+    and a line left dangling is what the agent asked for."""
+    change = _change_between(before, after)
+    if change is None:
         return False
-    kept = iter(_plain(line) for line in old_lines)
-    return all(_plain(line) in kept for line in new_lines)
+    start = before.rfind("\n", 0, change.start) + 1
+    removed = before[start : change.old_end].split("\n")
+    written = after[start : change.new_end].split("\n")
+    if len(written) >= len(removed):
+        return False
+    kept = iter(_plain(line) for line in removed)
+    return all(_plain(line) in kept for line in written)
 
 
 # Typographic punctuation read as the ASCII a tier maps it to: one decoding for old and new.

@@ -43,6 +43,8 @@ def problems_in(
 
     Raises ``ImportError`` when the language's grammar is not installed.
     """
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a byte order mark is the file's encoding, not its code
     found = _tree_sitter_problems(language, text) if tree else []
     if stdlib:
         own = _stdlib_problem(language, text)
