@@ -11,6 +11,7 @@ at 100,000 lines a fuzzy miss stays within 4x the exact-only floor.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import tempfile
 import time
@@ -23,17 +24,13 @@ from editengine._errors import EditError
 
 
 def _median_ms(run: Callable[[], object], repeats: int) -> float:
-    try:
+    with contextlib.suppress(EditError):
         run()  # warm up: grammars load on first use
-    except EditError:
-        pass
     times = []
     for _ in range(repeats):
         started = time.perf_counter()
-        try:
+        with contextlib.suppress(EditError):
             run()
-        except EditError:
-            pass
         times.append((time.perf_counter() - started) * 1000)
     return statistics.median(times)
 
@@ -102,7 +99,9 @@ def bench_engine(lines: int, repeats: int) -> list[tuple[str, float, float]]:
             for guard in ("off", "refuse"):
                 engine = engines[guard]
 
-                def run(engine: EditEngine = engine, old: str = old, new: str = new) -> object:
+                def run(
+                    engine: EditEngine = engine, old: str = old, new: str = new, mode: str = mode
+                ) -> object:
                     path.write_text(content)
                     return engine.edit("gen.py", old, new, match_mode=mode)
 
