@@ -23,14 +23,12 @@ from pathlib import Path
 from editengine._resources import benchmark_path
 from editengine.diagnostics import check_syntax, language_of
 from editengine.diagnostics._guard import deletes_lines_only
+from editengine.evaluation._dataset import load_cases
 
 
 def refused(before: str, written: str, path: str | None) -> bool:
     """What the guard does with a forgiving placement that writes ``written``."""
     return check_syntax(before, written, path).broke and not deletes_lines_only(before, written)
-
-
-from editengine.evaluation._dataset import load_cases
 
 
 def _changed_lines(before: str, after: str) -> tuple[int, int, int] | None:
@@ -150,8 +148,8 @@ def main() -> None:
             print(
                 f"  {kind:<40} {by_language[kind]:>7} {caught_by_language[kind]:>8} {share:>7.0%}"
             )
-    total, refused = sum(wrong.values()), sum(caught.values())
-    print(f"{'all':<24} {total:>7} {refused:>8} {refused / max(total, 1):>7.0%}")
+    total, stopped = sum(wrong.values()), sum(caught.values())
+    print(f"{'all':<24} {total:>7} {stopped:>8} {stopped / max(total, 1):>7.0%}")
 
 
 if __name__ == "__main__":
