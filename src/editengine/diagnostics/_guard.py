@@ -128,13 +128,20 @@ def quote_of(edit: TextEdit, old: str, new: str) -> Quote | None:
 
 def _line_offsets(text: str, first: int, last: int) -> tuple[int, int]:
     """The offsets of the start of line ``first`` and the end of line ``last`` (1-based,
-    newline included); (-1, -1) when the text is shorter."""
-    position = 0
-    for _ in range(first - 1):
-        found = text.find("\n", position)
-        if found < 0:
-            return -1, -1
-        position = found + 1
+    newline included); (-1, -1) when the text is shorter. Walked from the nearer end of the
+    text in C-speed steps of ``str.find``/``rfind``, never from a split of the whole text."""
+    total = text.count("\n", 0, len(text)) + 1
+    if first > total:
+        return -1, -1
+    if first - 1 <= total - first:
+        position = 0
+        for _ in range(first - 1):
+            position = text.find("\n", position) + 1
+    else:
+        position = len(text)
+        for _ in range(total - first + 1):
+            position = text.rfind("\n", 0, position)
+        position += 1
     end = position
     for _ in range(last - first + 1):
         found = text.find("\n", end)
