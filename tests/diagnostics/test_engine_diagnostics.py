@@ -156,3 +156,14 @@ def test_telemetry_counts_guard_refusals_by_tier(workspace: Path) -> None:
     aggregator.consume([event.to_dict() for event in memory.events])
     (row,) = aggregator.result()["errors"]
     assert row["error_code"] == "syntax_broken" and row.get("by_tier") == {"line_trimmed": 2}
+
+
+def test_the_users_own_content_is_reported_never_refused(workspace: Path) -> None:
+    def confirm(request: object) -> str:
+        return "def f(a:\n    return 1\n"
+
+    with EditEngine(workspace, journal=False, confirm=confirm) as engine:
+        result = engine.edit("m.py", "if a:\n    return 1", "if a:\n    return 10")
+    assert result.modified_by_user
+    assert [d.line for d in result.diagnostics] == [1]
+    assert (workspace / "m.py").read_text() == "def f(a:\n    return 1\n"

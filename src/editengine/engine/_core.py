@@ -573,11 +573,22 @@ class EngineCore:
             computed = replace(
                 plan.computed, new_content=content, no_change=content == plan.snapshot.text
             )
+            # The user's own content is never refused; what it introduces is reported.
+            check = (
+                SyntaxCheck()
+                if computed.no_change or self.syntax_guard == "off"
+                else guard_edit(
+                    plan.snapshot.text, content, target.display,
+                    mode="report", tier="user", forgiven=False,
+                )
+            )  # fmt: skip
             plan = replace(
                 plan,
                 computed=computed,
                 diff=diff_of(target, plan.snapshot, content),
                 modified_by_user=True,
+                diagnostics=check.introduced,
+                diagnostics_note=check.note,
             )
         return self._locked_write(job, plan, "while the edit waited for approval")
 
