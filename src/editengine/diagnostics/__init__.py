@@ -10,12 +10,10 @@ from editengine._results import Diagnostic
 from editengine.diagnostics._check import SyntaxCheck, check_syntax
 from editengine.diagnostics._guard import (
     GUARD_MODES,
-    Quote,
     SyntaxGuard,
     forgiving,
     guard_edit,
     guard_mode,
-    quote_of,
 )
 from editengine.diagnostics._languages import LANGUAGES, Language, language_of
 from editengine.diagnostics._text import errors_block
@@ -25,7 +23,6 @@ __all__ = [
     "LANGUAGES",
     "Diagnostic",
     "Language",
-    "Quote",
     "SyntaxCheck",
     "SyntaxGuard",
     "check_syntax",
@@ -34,8 +31,7 @@ __all__ = [
     "guard_edit",
     "guard_mode",
     "language_of",
-    "quote_of",
 ]
 
-for _name in ("SyntaxCheck", "Language", "Quote"):
+for _name in ("SyntaxCheck", "Language"):
     globals()[_name].__module__ = __name__

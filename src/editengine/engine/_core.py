@@ -41,14 +41,7 @@ from editengine._journal import Journal, JournalEntry
 from editengine._read_tracker import ReadTracker
 from editengine._results import EditResult, TextEdit
 from editengine._state import EditObserver
-from editengine.diagnostics import (
-    Quote,
-    SyntaxCheck,
-    forgiving,
-    guard_edit,
-    guard_mode,
-    quote_of,
-)
+from editengine.diagnostics import SyntaxCheck, forgiving, guard_edit, guard_mode
 from editengine.diagnostics._lsp import DEFAULT_LSP_TIMEOUT, LanguageServers
 from editengine.engine import _fixing as fixing
 from editengine.engine import _patching as patching
@@ -473,11 +466,7 @@ class EngineCore:
             if applied is not None:  # an identical edit's correction made this content
                 return landed_plan(job, step, snapshot, applied, self._plan)
             return step
-        quote = None
-        if job.operation == "edit":
-            spec = job.specs[0]
-            quote = quote_of(computed, spec.old_string, spec.new_string)
-        return self._plan(target, snapshot, computed, quote=quote)
+        return self._plan(target, snapshot, computed)
 
     def _after_fix(self, job: Job, step: NeedsFix, correction: Correction) -> EditResult | Plan:
         """Re-read; check the correction against what the file holds now; write if unchanged."""
@@ -809,20 +798,10 @@ class EngineCore:
         return edit
 
     def _plan(
-        self,
-        target: Target,
-        snapshot: FileSnapshot,
-        computed: TextEdit,
-        *,
-        quote: Quote | None = None,
-        **extra: Any,
+        self, target: Target, snapshot: FileSnapshot, computed: TextEdit, **extra: Any
     ) -> Plan:
         check = self._syntax_check(
-            target,
-            snapshot,
-            computed,
-            corrected_by_fixer=bool(extra.get("corrected_by_fixer")),
-            quote=quote,
+            target, snapshot, computed, corrected_by_fixer=bool(extra.get("corrected_by_fixer"))
         )
         return Plan(
             target,
@@ -841,7 +820,6 @@ class EngineCore:
         computed: TextEdit,
         *,
         corrected_by_fixer: bool = False,
-        quote: Quote | None = None,
     ) -> SyntaxCheck:
         """The syntax problems ``computed`` introduces; :class:`SyntaxBroken` when a forgiving
         placement breaks the region it touched and the guard refuses (docs/diagnostics.md)."""
@@ -854,7 +832,6 @@ class EngineCore:
             mode=self.syntax_guard,
             tier="fixer" if corrected_by_fixer else computed.strategy,
             forgiven=forgiving(computed.strategy, corrected_by_fixer=corrected_by_fixer),
-            quote=quote,
         )
 
     def _with_server_diagnostics(self, result: EditResult) -> EditResult:

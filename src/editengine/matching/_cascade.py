@@ -17,7 +17,7 @@ from editengine._edits import EditSpec
 from editengine._errors import BadRequest, EditError
 from editengine._results import Region, TextEdit, TierAttempt, TierOutcome
 from editengine._text import LineIndex, NormalizedText, to_lf
-from editengine.diagnostics import forgiving, guard_edit, guard_mode, quote_of
+from editengine.diagnostics import forgiving, guard_edit, guard_mode
 from editengine.matching import _already_applied as already_applied
 from editengine.matching import _quotes as quotes
 from editengine.matching import _refusals as refusals
@@ -147,7 +147,6 @@ def edit_text(
         mode=mode,
         tier=edit.strategy,
         forgiven=forgiving(edit.strategy),
-        quote=quote_of(edit, old_string, new_string),
     )
     return replace(edit, diagnostics=check.introduced, diagnostics_note=check.note)
 
