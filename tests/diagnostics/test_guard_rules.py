@@ -174,3 +174,32 @@ def test_a_type_as_a_go_call_argument_is_not_an_error() -> None:
         after = before.replace("make([]byte", f"alloc({argument}")
         assert check_syntax(before, after, "m.go").introduced == (), argument
     assert check_syntax(before, before.replace("100)", "100"), "m.go").broke
+
+
+FUNCTIONS = [f"def f{i}(a):\n    if a:\n        return {i}\n    return a\n" for i in range(40)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    broken_at=st.integers(0, 39),
+    edited_at=st.integers(0, 39),
+    value=st.integers(0, 10**6),
+    padding=st.integers(0, 400),
+)
+def test_only_problems_the_edit_made_are_reported(
+    broken_at: int, edited_at: int, value: int, padding: int
+) -> None:
+    """A file broken in one function: a clean edit anywhere reports nothing, and a breaking one
+    reports a problem on the line it changed, whatever the file's size."""
+    functions = list(FUNCTIONS)
+    functions[broken_at] = functions[broken_at].replace("(a):", "(a:")
+    before = "# pad\n" * padding + "\n\n".join(functions)
+    target = f"        return {edited_at}\n"
+    start = before.index(target)
+    line = before[:start].count("\n") + 1
+    clean = before[:start] + f"        return {value}\n" + before[start + len(target) :]
+    broken = before[:start] + f"        return ({value}\n" + before[start + len(target) :]
+    assert check_syntax(before, clean, "a.py").introduced == ()
+    if edited_at != broken_at:
+        lines = {item.line for item in check_syntax(before, broken, "a.py").introduced}
+        assert line in lines

@@ -224,7 +224,35 @@ def _problems_around(
             problems_in(language, before, tree=False),
             problems_in(language, after, tree=False),
         )
-    window = _window(before, change)
+    found = _in_window(language, before, after, change, _window(before, change))
+    if found is not None and found[0]:
+        # Problems in the window before the edit: when they start clear of the change, a
+        # window that stops short of them may parse (Python's parser stops at the first one;
+        # tree-sitter's error node may run on past the change).
+        old_problems = found[0]
+        above = [p.row for p in old_problems if p.row < change.row]
+        below = [p.row for p in old_problems if p.row > change.old_last_row]
+        if len(above) + len(below) == len(old_problems):
+            floor = _row_start(before, max(above) + 1) if above else 0
+            ceiling = _row_start(before, min(below)) if below else len(before)
+            narrower = _window(before, change, floor=floor, ceiling=ceiling)
+            retried = _in_window(language, before, after, change, narrower)
+            if retried is not None and not retried[0]:
+                return retried
+        found = None
+    if found is None and len(before) <= WHOLE_FILE_FALLBACK_CHARS:
+        # The window does not parse on its own (it starts inside a comment, a string, a
+        # construct it cut, beside an old error): only the whole file says where the
+        # problems really are.
+        return problems_in(language, before), problems_in(language, after)
+    return found or ([], [])
+
+
+def _in_window(
+    language: Language, before: str, after: str, change: _Change, window: _Window
+) -> tuple[list[Problem], list[Problem]] | None:
+    """The problems of the window before and after the edit, in file rows; ``None`` when the
+    edit moved lines out of the block the window starts in (only whole files can tell)."""
     growth = len(after) - len(before)
     first_row = before.count("\n", 0, window.start)
     old_text = before[window.start : window.end]
@@ -232,15 +260,21 @@ def _problems_around(
     prefix = window.indent if language.indented else ""
     stdlib = language.name != "toml"  # a slice of a TOML file may repeat a table: whole only
     if prefix and not _all_start_with(new_text, prefix):
-        # The edit moved lines out of the block the window starts in: read the files whole.
-        return problems_in(language, before), problems_in(language, after)
+        return None
     old_problems = problems_in(language, _dedent(old_text, prefix), stdlib=stdlib)
-    if old_problems and len(before) <= WHOLE_FILE_FALLBACK_CHARS:
-        # The window does not parse on its own (it starts inside a comment, a string, a
-        # construct it cut): only the whole file says where the problems really are.
-        return problems_in(language, before), problems_in(language, after)
     new_problems = problems_in(language, _dedent(new_text, prefix), stdlib=stdlib)
     return _shifted(old_problems, first_row, prefix), _shifted(new_problems, first_row, prefix)
+
+
+def _row_start(text: str, row: int) -> int:
+    """The offset where 0-based ``row`` starts (the end of the text past its last row)."""
+    position = 0
+    for _ in range(row):
+        found = text.find("\n", position)
+        if found < 0:
+            return len(text)
+        position = found + 1
+    return position
 
 
 @dataclass(frozen=True)
@@ -250,15 +284,19 @@ class _Window:
     indent: str
 
 
-def _window(text: str, change: _Change) -> _Window:
+def _window(text: str, change: _Change, *, floor: int = 0, ceiling: int | None = None) -> _Window:
+    """The lines around ``change``: a margin each side, widened up to a line that starts a
+    statement at the window's lowest indentation and down past what that statement holds;
+    never above ``floor`` nor below ``ceiling`` (offsets of line starts)."""
+    ceiling = len(text) if ceiling is None else ceiling
     start = _line_start(text, change.start)
     for _ in range(MARGIN_LINES):
-        if start == 0:
+        if start <= floor:
             break
         start = _line_start(text, start - 1)
     end = _line_end(text, max(change.start, change.old_end - 1))
     for _ in range(MARGIN_LINES):
-        if end >= len(text):
+        if end >= ceiling:
             break
         end = _line_end(text, end)
     lowest = min(
@@ -272,7 +310,8 @@ def _window(text: str, change: _Change) -> _Window:
             lowest = min(lowest, width)
             if width == lowest and _starts_statement(line):
                 break
-        if start == 0:
+        if start <= floor:
+            start = _first_statement(text, start, _line_start(text, change.start), lowest)
             break
         start = _line_start(text, start - 1)
     first = _line_at(text, start)
@@ -280,7 +319,7 @@ def _window(text: str, change: _Change) -> _Window:
     base = _indent_width(first)
     # Down past the lines deeper than it, and the lines at its level that close it.
     for _ in range(WIDEN_LINES):
-        if end >= len(text):
+        if end >= ceiling:
             break
         line = _line_at(text, end)
         if line.strip() and (
@@ -289,6 +328,21 @@ def _window(text: str, change: _Change) -> _Window:
             break
         end = _line_end(text, end)
     return _Window(start, end, indent)
+
+
+def _first_statement(text: str, start: int, limit: int, lowest: int) -> int:
+    """Stopped by a floor inside a block: the first line from ``start`` down to ``limit`` that
+    starts a statement at the ``lowest`` indentation (``start`` itself when none does)."""
+    position = start
+    while position <= limit:
+        line = _line_at(text, position)
+        if line.strip() and _indent_width(line) <= lowest and _starts_statement(line):
+            return position
+        following = _line_end(text, position)
+        if following <= position or following > len(text) - 1:
+            break
+        position = following
+    return start
 
 
 def _line_start(text: str, position: int) -> int:
