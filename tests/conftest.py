@@ -120,6 +120,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "httpx2(**options): respx router options for the httpx2_mock fixture"
     )
+    config.addinivalue_line(
+        "markers", "lsp: starts language server processes (a few seconds; -m 'not lsp' skips)"
+    )
 
 
 @pytest.fixture(params=sorted(BACKENDS))

@@ -23,6 +23,7 @@ EXPECTED |= {"Journal", "JournalCorrupt", "JournalError", "NothingToUndo", "Undo
 EXPECTED |= {"PatchError", "PatchFailed", "PatchResult", "apply_patch"}
 EXPECTED |= {"EngineCommandFailed", "EvaluationError", "InvalidDataset", "PromptTooLarge"}
 EXPECTED |= {"TooManyPlaces"}
+EXPECTED |= {"Diagnostic", "SyntaxBroken"}
 
 
 def test_exported_names_are_exactly_the_curated_set():

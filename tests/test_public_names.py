@@ -30,6 +30,7 @@ PUBLIC_PACKAGES = [
     "editengine.patch",
     "editengine.mcp_server",
     "editengine.tools",
+    "editengine.diagnostics",
 ]
 PRIVATE_PATH = re.compile(r"\beditengine(\.\w+)*\._\w+")
 

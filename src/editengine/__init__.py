@@ -34,6 +34,7 @@ from editengine._errors import (
     ProviderConfigError,
     ProviderError,
     StaleFile,
+    SyntaxBroken,
     UnmatchedElision,
     UnsupportedEncoding,
     WriteFailed,
@@ -41,7 +42,7 @@ from editengine._errors import (
 from editengine._journal import Journal
 from editengine._public import publish
 from editengine._read_tracker import ReadTracker
-from editengine._results import EditResult, Region, TextEdit, TierAttempt
+from editengine._results import Diagnostic, EditResult, Region, TextEdit, TierAttempt
 from editengine._version import __version__
 from editengine.engine import EditEngine, RelatednessGuard
 from editengine.engine._undo import UndoResult
@@ -133,6 +134,7 @@ from editengine.matching._base import TooManyPlaces  # noqa: E402  # appended to
 
 __all__ += ["EngineCommandFailed", "EvaluationError", "InvalidDataset", "PromptTooLarge"]
 __all__ += ["TooManyPlaces"]
+__all__ += ["Diagnostic", "SyntaxBroken"]
 
 
 publish(globals())  # public names show this package, not their private module

@@ -22,6 +22,7 @@
     ├── EditRejected               rejected
     ├── MultiEditFailed            multi_edit_failed
     ├── PatchFailed                patch_failed     (.path, .hunk, .cause)
+    ├── SyntaxBroken               syntax_broken    (.line, .column, .tier, .diagnostics)
     ├── FixerError                 fixer_error
     │   ├── FixerTimeout           fixer_timeout
     │   ├── ProviderError          provider_error   (.transient: worth retrying)
@@ -51,7 +52,7 @@ from typing import Any, ClassVar
 
 # Errors carry the places they name (Region) and the tiers' traces (TierAttempt): values
 # that live with the results, which import nothing from here.
-from editengine._results import Region, TierAttempt
+from editengine._results import Diagnostic, Region, TierAttempt
 
 
 class EditError(Exception):
@@ -455,3 +456,41 @@ class NothingToUndo(JournalError):
     """The journal holds no write (of that file) left to undo, or no undo left to redo."""
 
     code = "nothing_to_undo"
+
+
+# --------------------------------------------------------------------------- diagnostics
+
+
+class SyntaxBroken(EditError):
+    """A forgiving placement (a tier other than ``exact``, a fixer's correction, a patch hunk
+    placed loosely) would make code that parsed stop parsing: the quote was most likely misread.
+    ``line``/``column`` locate the first new error, ``tier`` names what placed the edit and
+    ``diagnostics`` holds every problem it would have introduced. Nothing was written."""
+
+    code = "syntax_broken"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int,
+        column: int,
+        tier: str,
+        diagnostics: tuple[Diagnostic, ...] = (),
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.line = line
+        self.column = column
+        self.tier = tier
+        self.diagnostics = diagnostics
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data.update(
+            line=self.line,
+            column=self.column,
+            tier=self.tier,
+            diagnostics=[item.to_dict() for item in self.diagnostics],
+        )
+        return data

@@ -354,6 +354,16 @@ _MATCH_MODE = Field(
     "exact, line_trimmed, block_anchor or auto (the whole cascade, the default).",
     published=False,
 )
+_SYNTAX_GUARD = Field(
+    "syntax_guard",
+    "string",
+    "refuse (the default): a forgiving match that breaks the syntax of what it touched is "
+    "refused; report: written, the problems reported; off: no syntax check.",
+    default="refuse",
+    choices=("refuse", "report", "off"),
+    published=False,
+    aliases=("syntax_guard",),
+)
 _EXPECTED_HASH = Field(
     "expected_hash",
     "text",
@@ -489,6 +499,7 @@ BATCH_EDIT = Schema(
         ),
         _OVERWRITE,
         _EXPECTED_HASH,
+        _SYNTAX_GUARD,
     ),
 )
 
@@ -504,6 +515,7 @@ BATCH_PATCH = Schema(
         ),
         Field("patch", "string", "The patch text.", required=True, aliases=("patch",)),
         Field("format", "string", default="auto", choices=PATCH_FORMATS, aliases=("format",)),
+        _SYNTAX_GUARD,
     ),
 )
 

@@ -74,6 +74,9 @@ class TextEdit:
     rewritten_new_string: str | None = field(default=None, repr=False)
     # How many edits made this text: 1, or a multi-edit's count (the engine's summary).
     edits: int = field(default=1, repr=False)
+    # With a path: the problems the edit introduced, and why that list may be incomplete.
+    diagnostics: tuple[Diagnostic, ...] = ()
+    diagnostics_note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -106,12 +109,17 @@ class EditResult:
     edit_id: str = ""
     old_text: str = field(default="", repr=False, compare=False)
     new_text: str = field(default="", repr=False, compare=False)
+    # The problems this edit introduced (syntax, language servers); see docs/diagnostics.md.
+    diagnostics: tuple[Diagnostic, ...] = ()
+    # Why the list may be incomplete: no grammar for the file type, a server unavailable.
+    diagnostics_note: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready fields (file contents left out; see :meth:`to_acp`)."""
         data = asdict(self)
         del data["old_text"], data["new_text"]
         data["notes"] = list(self.notes)
+        data["diagnostics"] = [item.to_dict() for item in self.diagnostics]
         return data
 
     def to_acp(self) -> dict[str, Any]:
@@ -122,3 +130,26 @@ class EditResult:
             "oldText": self.old_text if not self.created else None,
             "newText": self.new_text,
         }
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A problem in a file after an edit: 1-based ``line``/``column`` (characters) and where it
+    ends, ``severity`` (``error``, ``warning``, ``information``, ``hint``), what is wrong and who
+    said so (``source``: ``syntax`` for the built-in parsers, else the language server's name).
+    """
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    severity: str
+    message: str
+    source: str
+
+    def describe(self) -> str:
+        """``ERROR [12:5] missing ")" (syntax)``: the line an agent reads."""
+        return f"{self.severity.upper()} [{self.line}:{self.column}] {self.message} ({self.source})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -83,6 +83,8 @@ class EditState:
     # The fixer's correction is what was applied; None until the edit succeeds.
     corrected_by_fixer: bool | None = None
     duration_ms: float = 0.0
+    # The tier whose placement the syntax guard refused (a syntax_broken error), else None.
+    syntax_guard_tier: str | None = None
 
 
 class EditObserver(Protocol):

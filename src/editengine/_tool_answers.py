@@ -8,6 +8,7 @@ import logging
 from typing import Any, Protocol
 
 from editengine._errors import EditError, MultiEditFailed, PatchFailed
+from editengine.diagnostics import errors_block
 
 logger = logging.getLogger("editengine")
 
@@ -85,13 +86,26 @@ class _Written(Protocol):
 
 
 def format_result(result: _Written) -> str:
-    """What a model reads after a successful edit or patch: the summary, notes, then the diff."""
+    """What a model reads after a successful edit or patch: the summary, notes, the diff, then
+    the errors the edit introduced (an ``Errors:`` block per file, docs/diagnostics.md)."""
     summary = result.summary
     parts = [summary if summary.endswith((".", "!", "?")) else summary + "."]
     parts.extend(result.notes)
     if result.diff:
         parts.append(result.diff.rstrip("\n"))
-    return "\n\n".join(parts)
+    edited = getattr(result, "results", None)  # a patch: each file's own errors
+    if edited is None:
+        parts.append(
+            errors_block(
+                getattr(result, "diagnostics", ()), getattr(result, "diagnostics_note", "")
+            )
+        )
+    else:
+        parts.extend(
+            errors_block(item.diagnostics, item.diagnostics_note, path=item.file_path)
+            for item in edited
+        )
+    return "\n\n".join(part for part in parts if part)
 
 
 def format_error(error: EditError) -> str:

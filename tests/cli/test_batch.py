@@ -73,7 +73,9 @@ def test_one_answer_per_line_in_order_and_malformed_lines_do_not_stop_the_run():
     for answer in answers:
         assert set(answer) == {
             "id", "ok", "new_content", "strategy", "error", "error_code", "elapsed_ms",
+            "diagnostics",
         }  # fmt: skip
+        assert answer["diagnostics"] == []  # no path: no language, no syntax check
 
 
 def test_refusals_carry_their_codes():

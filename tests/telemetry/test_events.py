@@ -71,6 +71,7 @@ FINISHED = COMMON | {
     "fixer_outcome",
     "corrected_by_fixer",
     "path_sha256",
+    "syntax_guard_tier",
 }
 FIELDS = {
     "edit.started": STARTED,

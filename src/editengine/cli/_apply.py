@@ -54,7 +54,30 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--model", help="model for the LLM fixer")
     parser.add_argument("--no-color", action="store_true", help="plain output")
     parser.add_argument("--output-json", action="store_true", help="print the result as JSON")
+    add_syntax_guard_flag(parser)
     parser.set_defaults(func=run)
+
+
+def add_syntax_guard_flag(parser: argparse.ArgumentParser) -> None:
+    """``--syntax-guard``: what a forgiving match breaking the syntax does (docs/diagnostics.md)."""
+    parser.add_argument(
+        "--syntax-guard",
+        default="refuse",
+        choices=("refuse", "report", "off"),
+        help="a forgiving match that breaks the syntax of what it touched: refuse it "
+        "(default), write it and report the errors, or check nothing",
+    )
+
+
+def print_diagnostics(results: Any) -> None:
+    """The ``Errors:`` block of each result that has one, after the diff."""
+    from editengine.diagnostics import errors_block
+
+    for result in results:
+        block = errors_block(result.diagnostics, result.diagnostics_note, path=result.file_path)
+        if block:
+            sys.stdout.write("\n" + block + "\n")
+    sys.stdout.flush()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         print(json_text({"ok": True, **result.to_dict()}, indent=2))
         return EXIT_OK
     _print_result(result.summary, result.notes, result.diff, color=not args.no_color)
+    print_diagnostics([result])
     return EXIT_OK
 
 
@@ -180,7 +204,7 @@ def _engine(args: argparse.Namespace) -> Any:
         fixer = make_fixer(args.provider, model=args.model)
     elif args.model:
         raise BadRequest("--model needs --provider.")
-    return EditEngine(args.root, fixer=fixer)
+    return EditEngine(args.root, fixer=fixer, syntax_guard=getattr(args, "syntax_guard", "refuse"))
 
 
 def fail(error: EditError, status: int, *, as_json: bool) -> int:

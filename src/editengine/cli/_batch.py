@@ -10,7 +10,7 @@ import time
 from typing import IO, Any
 
 from editengine import _request as rq
-from editengine._errors import BadRequest, EditError
+from editengine._errors import BadRequest, EditError, SyntaxBroken
 from editengine.cli._help import HelpFormatter, examples
 from editengine.cli._io import json_line, parse_json
 from editengine.matching._cascade import edit_text
@@ -24,7 +24,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "Reads {id, content, old_string, new_string, replace_all, expected_replacements, "
             "match_mode} per line; writes {id, ok, new_content, strategy, error, error_code, "
             "elapsed_ms} per line, in order, flushed. A line {id, files, patch, format} "
-            "applies a patch to the files and answers with files instead of new_content."
+            "applies a patch to the files and answers with files instead of new_content. "
+            "A request may carry path (a file name: it picks the language of the syntax check, "
+            "nothing is read) and syntax_guard (refuse, report or off); the answer carries "
+            "diagnostics, the syntax errors the edit introduced."
         ),
         formatter_class=HelpFormatter,
         epilog=examples(
@@ -69,6 +72,7 @@ def handle_line(line: str | bytes) -> dict[str, Any]:
             replace_all=values["replace_all"],
             expected_replacements=values["expected_replacements"],
             match_mode=values["match_mode"] or "auto",
+            syntax_guard=values["syntax_guard"],
             **_pure_options(values),
         )
         answer: dict[str, Any] = {
@@ -78,9 +82,14 @@ def handle_line(line: str | bytes) -> dict[str, Any]:
             "strategy": result.strategy,
             "error": None,
             "error_code": None,
+            "diagnostics": [item.to_dict() for item in result.diagnostics],
         }
+        if result.diagnostics_note:
+            answer["diagnostics_note"] = result.diagnostics_note
     except EditError as exc:
         answer = _error_answer(request_id, exc.code, str(exc))
+        if isinstance(exc, SyntaxBroken):
+            answer["diagnostics"] = [item.to_dict() for item in exc.diagnostics]
     except RecursionError:
         answer = _error_answer(request_id, "bad_request", "The request is nested too deeply.")
     except Exception as exc:  # one bad request must not end the run for the others
@@ -94,16 +103,29 @@ def handle_line(line: str | bytes) -> dict[str, Any]:
 def _patch_answer(request: dict[str, Any], started: float) -> dict[str, Any]:
     """``{"id", "files", "patch", "format"?}`` -> ``{"id", "ok", "files", "strategy", ...}``;
     ``files`` maps every touched path to its new content (``null``: deleted)."""
+    from editengine.engine._patching import syntax_checks
     from editengine.patch import apply_patch
 
     answer: dict[str, Any] = {"id": request.get("id")}
     try:
         values = rq.parse(rq.BATCH_PATCH, request)
         result = apply_patch(values["files"], values["patch"], format=values["format"] or "auto")
+        changed = [change for change in result.changes if not change.no_change]
+        checks = syntax_checks(values["syntax_guard"], changed, result)
         answer.update(ok=True, files=result.files, strategy=result.strategy, error=None,
                       error_code=None)  # fmt: skip
+        answer["diagnostics"] = [
+            {"path": path, **item.to_dict()}
+            for path, check in checks.items()
+            for item in check.introduced
+        ]
     except EditError as exc:
         answer.update(ok=False, files=None, strategy=None, error=str(exc), error_code=exc.code)
+        answer["diagnostics"] = [
+            item.to_dict()
+            for item in getattr(exc, "diagnostics", ())
+            if isinstance(exc, SyntaxBroken)
+        ]
     answer["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
     return answer
 
@@ -136,6 +158,7 @@ def _error_answer(request_id: Any, code: str, message: str) -> dict[str, Any]:
         "strategy": None,
         "error": message,
         "error_code": code,
+        "diagnostics": [],
     }
 
 

@@ -161,6 +161,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="FILE",
         help="append the engine's telemetry events to FILE (JSON Lines) for editengine report",
     )
+    parser.add_argument(
+        "--syntax-guard",
+        choices=("off", "refuse", "report"),
+        default="off",
+        help="run the main configuration again with the syntax guard (each case's file name "
+        "picks the language) and report it beside the run without (docs/diagnostics.md)",
+    )
     parser.set_defaults(func=handle)
 
 
@@ -199,6 +206,11 @@ def configurations(args: argparse.Namespace) -> tuple[list[EngineConfig], Engine
         configs = ablations(kind=args.executor, fixer=_fixer_config(args, llm))
     else:
         configs = [main]
+    guard = getattr(args, "syntax_guard", "off")
+    if guard != "off":
+        # The same configuration with the guard, beside it; the exit status is about it.
+        main = replace(main, label=f"{main.label}+guard", syntax_guard=guard)
+        configs.append(main)
     configs += [parse_engine_cmd(spec) for spec in args.engine_cmd]
     labels = [c.label for c in configs]
     duplicates = sorted({x for x in labels if labels.count(x) > 1})

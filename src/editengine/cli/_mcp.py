@@ -62,7 +62,43 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--journal-dir", metavar="DIR", help="where undo journals live (default: a temp folder)"
     )
+    parser.add_argument(
+        "--lsp",
+        action="append",
+        default=[],
+        metavar="LANG=COMMAND",
+        help="a language server for LANG's diagnostics after each edit, e.g. "
+        "python=pylsp or typescript='typescript-language-server --stdio' (repeatable)",
+    )
+    parser.add_argument(
+        "--lsp-timeout",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="how long an edit waits for a language server's diagnostics (default: 3)",
+    )
+    parser.add_argument(
+        "--syntax-guard",
+        default="refuse",
+        choices=("refuse", "report", "off"),
+        help="a forgiving match that breaks the syntax of what it touched: refuse it "
+        "(default), write it and report the errors, or check nothing",
+    )
     parser.set_defaults(func=run)
+
+
+def lsp_commands(values: list[str]) -> dict[str, list[str]]:
+    """``LANG=COMMAND`` flags as the engine's ``lsp`` mapping (the command split like a shell)."""
+    import shlex
+
+    commands: dict[str, list[str]] = {}
+    for value in values:
+        language, sep, command = value.partition("=")
+        words = shlex.split(command) if sep else []
+        if not language.strip() or not words:
+            raise ValueError(f"--lsp wants LANG=COMMAND (e.g. python=pylsp), got {value!r}.")
+        commands[language.strip()] = words
+    return commands
 
 
 def run(args: argparse.Namespace) -> int:
@@ -131,4 +167,7 @@ def _engine(args: argparse.Namespace) -> Any:
         telemetry=telemetry,
         read_tracker=ReadTracker(require_read=args.require_read),
         journal=journal,
+        syntax_guard=args.syntax_guard,
+        lsp=lsp_commands(args.lsp) or None,
+        lsp_timeout=args.lsp_timeout,
     )

@@ -6,7 +6,15 @@ import argparse
 import sys
 
 from editengine._errors import BadRequest, EditError, ProviderConfigError
-from editengine.cli._apply import EXIT_EDIT_FAILED, EXIT_OK, EXIT_USAGE, _print_result, fail
+from editengine.cli._apply import (
+    EXIT_EDIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    _print_result,
+    add_syntax_guard_flag,
+    fail,
+    print_diagnostics,
+)
 from editengine.cli._help import HelpFormatter, examples
 from editengine.cli._io import json_text
 
@@ -43,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--model", help="model for the LLM fixer")
     parser.add_argument("--no-color", action="store_true", help="plain output")
     parser.add_argument("--output-json", action="store_true", help="print the result as JSON")
+    add_syntax_guard_flag(parser)
     parser.set_defaults(func=run)
 
 
@@ -67,9 +76,15 @@ def run(args: argparse.Namespace) -> int:
     except EditError as error:
         return fail(error, EXIT_EDIT_FAILED, as_json=as_json)
     if as_json:
-        print(json_text({"ok": True, **result.to_dict()}, indent=2))
+        data = {"ok": True, **result.to_dict()}
+        data["diagnostics"] = {
+            edited.file_path: [item.to_dict() for item in edited.diagnostics]
+            for edited in result.results
+        }
+        print(json_text(data, indent=2))
         return EXIT_OK
     _print_result(result.summary, result.notes, result.diff, color=not args.no_color)
+    print_diagnostics(result.results)
     return EXIT_OK
 
 

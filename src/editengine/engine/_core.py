@@ -41,6 +41,8 @@ from editengine._journal import Journal, JournalEntry
 from editengine._read_tracker import ReadTracker
 from editengine._results import EditResult, TextEdit
 from editengine._state import EditObserver
+from editengine.diagnostics import SyntaxCheck, forgiving, guard_edit, guard_mode
+from editengine.diagnostics._lsp import DEFAULT_LSP_TIMEOUT, LanguageServers
 from editengine.engine import _fixing as fixing
 from editengine.engine import _patching as patching
 from editengine.engine import _undo as _undo
@@ -140,6 +142,10 @@ class EngineCore:
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
         fixer_guard: RelatednessGuard | None = None,
         journal: Journal | bool = True,
+        syntax_guard: str = "refuse",
+        lsp: Mapping[str, Sequence[str]] | None = None,
+        lsp_timeout: float = DEFAULT_LSP_TIMEOUT,
+        lsp_severities: Sequence[str] = ("error",),
     ) -> None:
         if cascade is None:
             cascade = DEFAULT_CASCADE
@@ -164,6 +170,13 @@ class EngineCore:
             Journal(self.root) if journal is True else journal if journal else None
         )
         self._landed = SHARED_LANDED
+        self.syntax_guard = guard_mode(syntax_guard)
+        # Language servers start on the first edit of a file of their language, and stay.
+        self.language_servers: LanguageServers | None = (
+            LanguageServers(self.root, lsp, timeout=lsp_timeout, severities=lsp_severities)
+            if lsp
+            else None
+        )
 
     # ------------------------------------------------------------------ lifetime
 
@@ -174,6 +187,8 @@ class EngineCore:
         close = getattr(self.fixer, "close", None)
         if callable(close):
             close()
+        if self.language_servers is not None:
+            self.language_servers.close()
         self._flush_telemetry()
 
     async def aclose(self) -> None:
@@ -181,6 +196,8 @@ class EngineCore:
         aclose = getattr(self.fixer, "aclose", None)
         if callable(aclose):
             await aclose()
+            if self.language_servers is not None:
+                await asyncio.to_thread(self.language_servers.close)
             await asyncio.to_thread(self._flush_telemetry)
         else:
             await asyncio.to_thread(self.close)
@@ -337,6 +354,7 @@ class EngineCore:
         started = time.perf_counter()
         try:
             result = self._drive(job)
+            result = self._with_server_diagnostics(result)
         except BaseException as error:
             record_failure(job.state, error)
             raise
@@ -354,6 +372,8 @@ class EngineCore:
         started = time.perf_counter()
         try:
             result = await self._adrive(job)
+            if self.language_servers is not None:
+                result = await asyncio.to_thread(self._with_server_diagnostics, result)
         except BaseException as error:
             record_failure(job.state, error)
             raise
@@ -539,11 +559,22 @@ class EngineCore:
             computed = replace(
                 plan.computed, new_content=content, no_change=content == plan.snapshot.text
             )
+            # The user's own content is never refused; what it introduces is reported.
+            check = (
+                SyntaxCheck()
+                if computed.no_change or self.syntax_guard == "off"
+                else guard_edit(
+                    plan.snapshot.text, content, target.display,
+                    mode="report", tier="user", forgiven=False,
+                )
+            )  # fmt: skip
             plan = replace(
                 plan,
                 computed=computed,
                 diff=diff_of(target, plan.snapshot, content),
                 modified_by_user=True,
+                diagnostics=check.introduced,
+                diagnostics_note=check.note,
             )
         return self._locked_write(job, plan, "while the edit waited for approval")
 
@@ -766,8 +797,54 @@ class EngineCore:
     def _plan(
         self, target: Target, snapshot: FileSnapshot, computed: TextEdit, **extra: Any
     ) -> Plan:
+        check = self._syntax_check(
+            target, snapshot, computed, corrected_by_fixer=bool(extra.get("corrected_by_fixer"))
+        )
         return Plan(
-            target, snapshot, computed, diff_of(target, snapshot, computed.new_content), **extra
+            target,
+            snapshot,
+            computed,
+            diff_of(target, snapshot, computed.new_content),
+            diagnostics=check.introduced,
+            diagnostics_note=check.note,
+            **extra,
+        )
+
+    def _syntax_check(
+        self,
+        target: Target,
+        snapshot: FileSnapshot,
+        computed: TextEdit,
+        *,
+        corrected_by_fixer: bool = False,
+    ) -> SyntaxCheck:
+        """The syntax problems ``computed`` introduces; :class:`SyntaxBroken` when a forgiving
+        placement breaks the region it touched and the guard refuses (docs/diagnostics.md)."""
+        if computed.no_change or self.syntax_guard == "off":
+            return SyntaxCheck()
+        return guard_edit(
+            snapshot.text,
+            computed.new_content,
+            target.display,
+            mode=self.syntax_guard,
+            tier="fixer" if corrected_by_fixer else computed.strategy,
+            forgiven=forgiving(computed.strategy, corrected_by_fixer=corrected_by_fixer),
+        )
+
+    def _with_server_diagnostics(self, result: EditResult) -> EditResult:
+        """``result`` with what the language servers said of the written file (never fails
+        an edit: a server that crashes, hangs or is missing leaves a note instead)."""
+        servers = self.language_servers
+        if servers is None or not _written(result):
+            return result
+        report = servers.diagnose(result.absolute_path, result.old_text, result.new_text)
+        if report is None:
+            return result
+        notes = [note for note in (result.diagnostics_note, report.note) if note]
+        return replace(
+            result,
+            diagnostics=result.diagnostics + report.introduced,
+            diagnostics_note="; ".join(notes) or None,
         )
 
     def _waits_for_confirm(self, job: Job, plan: Plan) -> bool:

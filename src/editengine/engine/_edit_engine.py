@@ -38,4 +38,12 @@ class EditEngine(EngineCore, ToolCalls):
         fixer_guard: the check a fixer's correction must pass (:class:`RelatednessGuard`).
         journal: the undo journal: ``True`` for the workspace's default journal, a
             :class:`~editengine.Journal`, or ``False`` for none.
+        syntax_guard: ``refuse`` (default): a forgiving placement that breaks the syntax of
+            the region it touched raises ``syntax_broken``; ``report``: written, its problems in
+            ``result.diagnostics``; ``off``: nothing parsed. See ``docs/diagnostics.md``.
+        lsp: language servers by language (``{"python": ["pylsp"]}``), started on first use and
+            asked for each write's diagnostics; ``close()`` stops them.
+        lsp_timeout: seconds an edit waits for a server's diagnostics (then notes them as
+            unavailable).
+        lsp_severities: the server severities reported (``("error",)`` by default).
     """

@@ -10,7 +10,7 @@ from typing import Literal, cast
 from editengine._diff import FileDiff
 from editengine._edits import EditSpec
 from editengine._errors import BadRequest, EditError, MultiEditFailed, NoMatch
-from editengine._results import TextEdit
+from editengine._results import Diagnostic, TextEdit
 from editengine._state import EditState
 from editengine.files import FileSnapshot, Target
 from editengine.fixer._protocol import FixRequest
@@ -53,6 +53,8 @@ class Plan:
     corrected_by_fixer: bool = False
     fixer_explanation: str | None = None
     modified_by_user: bool = False
+    diagnostics: tuple[Diagnostic, ...] = ()
+    diagnostics_note: str | None = None
 
 
 @dataclass(frozen=True)

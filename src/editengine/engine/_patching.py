@@ -40,6 +40,7 @@ from editengine._errors import (
 from editengine._results import EditResult, TextEdit
 from editengine._state import EditState, FixerCall
 from editengine._text import to_lf
+from editengine.diagnostics import SyntaxCheck, SyntaxGuard, forgiving, guard_edit
 from editengine.engine._callbacks import notify, resolve_sync, run_hooks
 from editengine.engine._fixing import SYNTHESISED_INSTRUCTION, request_key
 from editengine.files import AnchoredDir, FileSnapshot, MissingFolder, Target, sha256_hex
@@ -91,6 +92,7 @@ def apply_patch(
         _telemetry_failure(engine, parsed, error, fixer_calls, dry_run, started)
         raise
     changed = [change for change in result.changes if not change.no_change]
+    checks = syntax_checks(engine.syntax_guard, changed, result)  # SyntaxBroken: nothing written
     diffs: dict[str, FileDiff] = {}
     diff = _combined_diff(changed, diffs)
     result = replace(result, diff=diff, dry_run=dry_run)
@@ -110,7 +112,10 @@ def apply_patch(
         summary=_summary(result, changed, dry_run=False),
         diff=diff,
         files={**result.files, **{c.path: c.new_content for c in changed}},
-        results=tuple(_edit_result(files[c.path], c, result, diffs[c.path]) for c in changed),
+        results=tuple(
+            _diagnosed(engine, _edit_result(files[c.path], c, result, diffs[c.path]), checks)
+            for c in changed
+        ),
     )
     _telemetry_success(engine, parsed, result, fixer_calls, dry_run, started)
     for edited in result.results:
@@ -527,6 +532,39 @@ def _edit_result(
         old_text=change.old_content or "",
         new_text=change.new_content or "",
     )
+
+
+def syntax_checks(
+    mode: SyntaxGuard, changed: Sequence[FileChange], result: PatchResult
+) -> dict[str, SyntaxCheck]:
+    """Each updated file's syntax check (docs/diagnostics.md): a file whose hunks were placed
+    loosely and whose touched region stops parsing is refused, before anything is written."""
+    checks: dict[str, SyntaxCheck] = {}
+    for change in changed:
+        if change.old_content is None or change.new_content is None:
+            continue
+        hunks = [h for h in result.hunks if h.path in (change.path, change.moved_from)]
+        strategy = "+".join(dict.fromkeys(h.strategy for h in hunks)) or "exact"
+        corrected = any(h.corrected_by_fixer for h in hunks)
+        checks[change.path] = guard_edit(
+            change.old_content,
+            change.new_content,
+            change.path,
+            mode=mode,
+            tier="fixer" if corrected else strategy,
+            forgiven=forgiving(strategy, corrected_by_fixer=corrected),
+        )
+    return checks
+
+
+def _diagnosed(
+    engine: EngineCore, edited: EditResult, checks: dict[str, SyntaxCheck]
+) -> EditResult:
+    """``edited`` with its syntax check's problems and what the language servers said."""
+    check = checks.get(edited.file_path)
+    if check is not None:
+        edited = replace(edited, diagnostics=check.introduced, diagnostics_note=check.note)
+    return engine._with_server_diagnostics(edited)
 
 
 def _hunk_state(path: str, dry_run: bool, hunk: Hunk | None = None) -> EditState:

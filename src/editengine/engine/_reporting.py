@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from editengine._diff import FileDiff, unified_diff
-from editengine._errors import EditError
+from editengine._errors import EditError, SyntaxBroken
 from editengine._results import EditResult
 from editengine._state import EditState
 from editengine.engine._jobs import Job, Plan
@@ -84,6 +84,8 @@ def result_of(job: Job, plan: Plan, *, hash_after: str | None) -> EditResult:
         edit_id=job.state.edit_id,
         old_text=plan.snapshot.text,
         new_text=computed.new_content,
+        diagnostics=plan.diagnostics,
+        diagnostics_note=plan.diagnostics_note,
     )
 
 
@@ -105,6 +107,8 @@ def record_success(state: EditState, result: EditResult) -> None:
 def record_failure(state: EditState, error: BaseException) -> None:
     state.outcome = "error"
     state.error_code = error.code if isinstance(error, EditError) else "internal_error"
+    if isinstance(error, SyntaxBroken):
+        state.syntax_guard_tier = error.tier
 
 
 def _lines(text: str) -> str:

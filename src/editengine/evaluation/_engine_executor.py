@@ -47,8 +47,10 @@ class EngineExecutor:
         fixers: FixerSource | None = None,
         base_dir: Path | None = None,
         telemetry_path: str | None = None,
+        syntax_guard: str = "off",
     ) -> None:
         self.cascade = cascade
+        self.syntax_guard = syntax_guard
         self.fixers = fixers or NoFixer()
         self.base_dir = base_dir if base_dir is not None else memory_backed_dir()
         self.telemetry_path = telemetry_path
@@ -65,6 +67,7 @@ class EngineExecutor:
             engine = EditEngine(
                 root, fixer=fixer, telemetry=self._telemetry, cascade=self.cascade,
                 lock_dir=self._locks(), journal=False,  # a throwaway workspace: no undo
+                syntax_guard=self.syntax_guard,
             )  # fmt: skip
             self._memory.events.clear()
             started = time.perf_counter()

@@ -48,8 +48,9 @@ class CaseExecutor(Protocol):
 class TextExecutor:
     """Each case through :func:`editengine.edit_text` with ``cascade`` (pure, in memory)."""
 
-    def __init__(self, *, cascade: Cascade = DEFAULT_CASCADE) -> None:
+    def __init__(self, *, cascade: Cascade = DEFAULT_CASCADE, syntax_guard: str = "off") -> None:
         self.cascade = cascade
+        self.syntax_guard = syntax_guard
 
     def run(self, case: EvalCase) -> CaseResult:
         started = time.perf_counter()
@@ -62,6 +63,9 @@ class TextExecutor:
                 expected_replacements=case.expected_replacements,
                 match_mode=case.match_mode,
                 cascade=self.cascade,
+                # The case's file name picks the language of the syntax guard.
+                path=case.file_name if self.syntax_guard != "off" else None,
+                syntax_guard=self.syntax_guard,
             )
         except EditError as err:
             return CaseResult(
@@ -244,6 +248,8 @@ class EngineConfig:
     :data:`editengine.DEFAULT_CASCADE` (in its order), ``without`` drops tiers. For
     ``engine``: ``llm`` is an ``--llm`` value (see :mod:`editengine.evaluation._llm`), with
     ``model``, ``record`` (a cassette to record into) and ``fixer_timeout`` (seconds).
+    ``syntax_guard`` (``off``, ``refuse``, ``report``; docs/diagnostics.md) is the guard of
+    ``text`` and ``engine`` runs, the case's ``file_name`` picking the language.
     For ``batch-command``: ``command`` is the argv to spawn. The config is plain data, so a
     worker process can rebuild the executor from it.
     """
@@ -258,6 +264,7 @@ class EngineConfig:
     record: str | None = None
     fixer_timeout: float | None = None
     telemetry: str | None = None  # engine: also append its telemetry events to this file
+    syntax_guard: str = "off"
 
     def __post_init__(self) -> None:
         choice = parse_llm(self.llm)
@@ -285,14 +292,19 @@ class EngineConfig:
 
 
 def _text_executor(config: EngineConfig) -> CaseExecutor:
-    return TextExecutor(cascade=config.cascade())
+    return TextExecutor(cascade=config.cascade(), syntax_guard=config.syntax_guard)
 
 
 def _engine_executor(config: EngineConfig) -> CaseExecutor:
     fixers = fixer_source(
         config.llm, model=config.model, record=config.record, timeout=config.fixer_timeout
     )
-    return EngineExecutor(cascade=config.cascade(), fixers=fixers, telemetry_path=config.telemetry)
+    return EngineExecutor(
+        cascade=config.cascade(),
+        fixers=fixers,
+        telemetry_path=config.telemetry,
+        syntax_guard=config.syntax_guard,
+    )
 
 
 def _batch_command_executor(config: EngineConfig) -> CaseExecutor:
@@ -365,6 +377,8 @@ def describe(config: EngineConfig) -> dict[str, Any]:
     record: dict[str, Any] = {"label": config.label, "kind": config.kind}
     if config.kind in ("text", "engine"):
         record["tiers"] = list(config.cascade().tier_names)
+        if config.syntax_guard != "off":
+            record["syntax_guard"] = config.syntax_guard
     if config.kind == "engine":
         record["llm"] = config.llm
         if config.model:

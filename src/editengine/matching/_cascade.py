@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from editengine._edits import EditSpec
 from editengine._errors import BadRequest, EditError
 from editengine._results import Region, TextEdit, TierAttempt, TierOutcome
 from editengine._text import LineIndex, NormalizedText, to_lf
+from editengine.diagnostics import forgiving, guard_edit, guard_mode
 from editengine.matching import _already_applied as already_applied
 from editengine.matching import _quotes as quotes
 from editengine.matching import _refusals as refusals
@@ -115,8 +116,15 @@ def edit_text(
     expected_replacements: int | None = None,
     match_mode: str = AUTO,
     cascade: Cascade | None = None,
+    path: str | None = None,
+    syntax_guard: str = "refuse",
 ) -> TextEdit:
     r"""Apply one search/replace edit to ``content``; pure, no I/O.
+
+    ``path`` names the file (only to pick its language; nothing is read): with it, the result's
+    ``diagnostics`` hold the syntax problems the edit introduced, and ``syntax_guard``
+    (``refuse`` | ``report`` | ``off``) says whether a forgiving placement that breaks the
+    syntax of the region it touched raises :class:`~editengine.SyntaxBroken`.
 
     >>> edit_text("def f():\n    return 1\n", "return 1", "return 2").new_content
     'def f():\n    return 2\n'
@@ -127,7 +135,8 @@ def edit_text(
     :class:`~editengine.CountMismatch`, :class:`~editengine.UnmatchedElision`
     or :class:`~editengine.BadRequest`; ``content`` is never modified.
     """
-    return (cascade or DEFAULT_CASCADE).edit(
+    mode = guard_mode(syntax_guard)
+    edit = (cascade or DEFAULT_CASCADE).edit(
         content,
         old_string,
         new_string,
@@ -135,6 +144,17 @@ def edit_text(
         expected_replacements=expected_replacements,
         match_mode=match_mode,
     )
+    if path is None or mode == "off" or edit.no_change:
+        return edit
+    check = guard_edit(
+        content,
+        edit.new_content,
+        path,
+        mode=mode,
+        tier=edit.strategy,
+        forgiven=forgiving(edit.strategy),
+    )
+    return replace(edit, diagnostics=check.introduced, diagnostics_note=check.note)
 
 
 def _no_op(content: str) -> TextEdit:

@@ -55,6 +55,7 @@ from editengine._numbered import format_line, split_lines
 from editengine._resources import prompt_text
 from editengine._results import EditResult
 from editengine._version import __version__
+from editengine.diagnostics import errors_block
 from editengine.engine import EditEngine
 from editengine.files import read_snapshot
 
@@ -316,6 +317,12 @@ def _apply_patch_tool(engine: EditEngine) -> Callable[..., Any]:
         diff = getattr(result, "diff", None)
         if isinstance(diff, str) and diff:
             parts.append(diff.rstrip("\n"))
+        for edited in getattr(result, "results", ()):  # each file's introduced errors
+            errors = errors_block(
+                edited.diagnostics, edited.diagnostics_note, path=edited.file_path
+            )
+            if errors:
+                parts.append(errors)
         return CallToolResult(
             content=[TextContent(type="text", text="\n\n".join(parts))],
             structured_content=PatchOutput(summary=summary, files=names).model_dump(mode="json"),

@@ -123,6 +123,10 @@ class _DayStats:
         self.models: dict[str, _ModelStats] = {}  # the day's fixer calls, for its cost
 
 
+# The syntax guard's refusals (docs/diagnostics.md): counted by the tier that placed the edit.
+SYNTAX_BROKEN_CODE = "syntax_broken"
+
+
 def _day_of(ts: Any) -> str | None:
     """``YYYY-MM-DD`` of an event's fixed-width UTC timestamp (None for anything else)."""
     return ts[:10] if type(ts) is str and len(ts) >= 10 else None
@@ -158,6 +162,7 @@ class Aggregator:
         self.outcomes: dict[str, int] = {}
         self.error_codes: dict[str, int] = {}
         self.error_codes_fixed_tried: dict[str, int] = {}
+        self.guard_refusals_by_tier: dict[str, int] = {}
         self.dry_run = 0
         self.instruction_given = 0
         self.corrected_by_fixer = 0
@@ -290,6 +295,10 @@ class Aggregator:
             if data.get("fixer_outcome"):
                 fixed = self.error_codes_fixed_tried
                 fixed[code] = fixed.get(code, 0) + 1
+            tier = data.get("syntax_guard_tier")
+            if isinstance(tier, str) and tier:
+                refusals = self.guard_refusals_by_tier
+                refusals[tier] = refusals.get(tier, 0) + 1
         if data.get("dry_run"):
             self.dry_run += 1
         if data.get("instruction_given"):
@@ -508,7 +517,7 @@ class Aggregator:
         }
 
     def _errors_section(self) -> list[ErrorRow]:
-        return [
+        rows: list[ErrorRow] = [
             {
                 "error_code": code,
                 "count": count,
@@ -517,6 +526,10 @@ class Aggregator:
             }
             for code, count in sorted(self.error_codes.items(), key=lambda kv: (-kv[1], kv[0]))
         ]
+        for row in rows:
+            if row["error_code"] == SYNTAX_BROKEN_CODE and self.guard_refusals_by_tier:
+                row["by_tier"] = dict(sorted(self.guard_refusals_by_tier.items()))
+        return rows
 
     def _strategies_section(self) -> list[StrategyRow]:
         return [

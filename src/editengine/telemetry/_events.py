@@ -157,6 +157,8 @@ class EditFinished(_Event):
     corrected_by_fixer: bool = False
     path_sha256: str = ""
     path: str | None = None
+    # A syntax_broken refusal: the tier whose forgiving placement the syntax guard refused.
+    syntax_guard_tier: str | None = None
 
 
 Event = EditStarted | TierTried | FixerCalled | EditFinished

@@ -191,6 +191,7 @@ class Telemetry:
             corrected_by_fixer=_corrected_by_fixer(state),
             path_sha256=path_hash(state.file_path),
             path=state.file_path if self._include_snippets else None,
+            syntax_guard_tier=state.syntax_guard_tier,
         )
 
     def _publish(self, build: Callable[[], Iterator[Event]]) -> None:

@@ -117,8 +117,10 @@ def _errors(report: Report) -> Grid:
         [Column("error code", left=True), Column("edits"), Column("share"), Column("fixer tried")],
     )
     for row in report["errors"]:
+        by_tier = row.get("by_tier")
+        tiers = ", ".join(f"{tier} {count:,}" for tier, count in (by_tier or {}).items())
         grid.add(
-            row["error_code"],
+            f"{row['error_code']} ({tiers})" if tiers else row["error_code"],
             f"{row['count']:,}",
             fmt.pct(row["share_of_edits"]),
             f"{row['fixer_tried']:,}",

@@ -68,11 +68,16 @@ class EditsSection(TypedDict):
     duration_bars: list[Bar]
 
 
-class ErrorRow(TypedDict):
+class _ErrorRowRequired(TypedDict):
     error_code: str
     count: int
     share_of_edits: float | None
     fixer_tried: int
+
+
+class ErrorRow(_ErrorRowRequired, total=False):
+    # syntax_broken only: the refusals of the syntax guard, by the tier that placed the edit.
+    by_tier: dict[str, int]
 
 
 class StrategyRow(TypedDict):
