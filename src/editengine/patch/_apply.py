@@ -376,11 +376,13 @@ class _Run:
         tail = 0
         while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
             tail += 1
-        # The changed lines begin and end on text, not on a blank line a tier might trim.
-        while head and (not old[head].strip() or (head < len(new) and not new[head].strip())):
+        # The changed lines begin and end on text, not on a blank line a tier might trim;
+        # lines only added after (or before) the context have no old line at that edge, so
+        # the edge moves back onto the nearest context line.
+        while head and (not _text_at(old, head) or (head < len(new) and not new[head].strip())):
             head -= 1
         while tail and (
-            not old[len(old) - 1 - tail].strip()
+            not _text_at(old, len(old) - 1 - tail)
             or (len(new) - 1 - tail >= 0 and not new[len(new) - 1 - tail].strip())
         ):
             tail -= 1
@@ -647,6 +649,11 @@ def _add_lines(content: str, hunk: Hunk, cursor: int) -> tuple[TextEdit, int]:
 
 # A line ends at CRLF, LF or a lone CR, as the cascade reads lines (text.to_lf).
 _NEWLINE = re.compile("\r\n|\r|\n")
+
+
+def _text_at(lines: list[str], index: int) -> bool:
+    """Whether ``lines[index]`` exists and holds text (not blank)."""
+    return 0 <= index < len(lines) and bool(lines[index].strip())
 
 
 def _line_count(text: str) -> int:
