@@ -12,7 +12,6 @@ from editengine._edits import ConfirmRequest, Decision
 from editengine._errors import PathOutsideWorkspace
 from editengine._results import EditResult
 from editengine._state import EditState
-from editengine.engine import _patching as patching
 from editengine.engine import _transaction as transaction
 from editengine.files import AnchoredDir
 from editengine.fixer._protocol import Correction, FixRequest
