@@ -401,6 +401,12 @@ class Journal:
 
         Never creates the journal folder; an intent file that cannot be read whole is
         reported as :class:`JournalCorrupt`."""
+        if not self.directory.is_dir():
+            return []
+        with self._locked():  # the folder's owner and workspace checked, as for any read
+            return self._pending()
+
+    def _pending(self) -> list[Intent]:
         try:
             names = sorted(os.listdir(self.directory))
         except OSError:

@@ -158,6 +158,7 @@ def test_a_journal_that_cannot_take_the_undo_leaves_a_note_and_the_file_restored
 
     entries = journal.entries()
     journal.record = refuse  # type: ignore[method-assign]
+    journal.begin = refuse  # type: ignore[method-assign,assignment]
 
     result = engine.undo()
 

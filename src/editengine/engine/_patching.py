@@ -286,6 +286,7 @@ def _commit(
     """Write every change under every lock, journaled ahead as one group (one undo step
     takes the patch back); on any failure every file already written is put back."""
     steps = [_step(files[change.path], change) for change in changed]
+    group = transaction.new_group()
     with _locked(engine, [step.file for step in steps]):
         writes = []
         for step in steps:
@@ -309,6 +310,7 @@ def _commit(
                     strategy=strategy,
                     stale=_changed_during(target),
                     folder_gone=_folder_gone(target),
+                    group=group,
                     folders=0
                     if snapshot.exists or step.data is None
                     else len(transaction.missing_folders(engine, parts, target.display)),
@@ -325,7 +327,7 @@ def _commit(
             engine,
             writes,
             operation="patch",
-            group=transaction.new_group(),
+            group=group,
             on_failure=rolled_back,
         )
     return notes

@@ -29,7 +29,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from editengine._errors import BinaryFile, EditError, JournalError, StaleFile, UnsupportedEncoding
+from editengine._errors import (
+    BinaryFile,
+    EditError,
+    JournalError,
+    StaleFile,
+    UnsupportedEncoding,
+    WriteFailed,
+)
 from editengine._journal import Intent, Journal, JournalEntry
 from editengine.files import AnchoredDir, MissingFolder, Target
 
@@ -39,6 +46,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger("editengine")
 
 _NO_LIMIT = 1 << 62  # a file is compared whatever its size
+#: What :func:`last_look` answers for a file that is no longer UTF-8 text (editengine never
+#: writes such bytes, so it is never what a plan read).
+NOT_TEXT = b"\x00editengine: not text\x00"
 
 #: Builds the refusal for a file found holding other bytes than the plan's (``None``: gone).
 Stale = Callable[[bytes | None], EditError]
@@ -56,8 +66,9 @@ class FileWrite:
     strategy: str | None
     stale: Stale
     folder_gone: Callable[[], EditError]  # the refusal when a folder on its path vanished
+    not_text: Callable[[], EditError] | None = None  # when it is no longer text (else stale)
     reverses: str | None = None
-    group: str | None = None  # the journal group of its entry (default: the commit's)
+    group: str | None = None  # the journal group of its entry (one undo step)
     folders: int = 0  # folders on its path that writing it creates (known when planned)
 
 
@@ -74,23 +85,30 @@ def commit(
     on_failure: Callable[[EditError, int], None] | None = None,
 ) -> tuple[list[JournalEntry], tuple[str, ...]]:
     """Write every file (their locks held by the caller), all or nothing; the journal
-    entries appended and notes for the result. ``on_failure(error, restored)`` may add to
-    the error of a failed write before it is raised."""
+    entries appended and notes for the result. ``group`` names the intent (each entry's
+    own group is its write's). ``on_failure(error, restored)`` may add to the error of a
+    failed write before it is raised."""
     journal = engine.journal
     notes: list[str] = []
     intent: Intent | None = None
     if journal is not None:
-        entries = [_entry(engine, journal, write, operation, group) for write in writes]
+        entries = [_entry(engine, journal, write, operation) for write in writes]
         try:
             intent = journal.begin(group, entries)
         except JournalError as error:
-            logger.warning("could not journal a write ahead: %s", error)
             notes.extend(_unjournaled(writes, error))
             journal = None
     done: list[tuple[FileWrite, list[tuple[str, ...]]]] = []
     try:
         for write in writes:
-            done.append((write, write_file(engine, write)))
+            try:
+                done.append((write, write_file(engine, write)))
+            except OSError as failure:  # the file layer maps its own; this is a last net
+                raise WriteFailed(
+                    f"Could not write {write.target.display}: {failure.strerror or failure}.",
+                    path=write.target.display,
+                    hint="Check free disk space and permissions, then retry.",
+                ) from failure
     except BaseException as error:
         restored = _take_back(engine, done)
         if intent is not None and journal is not None:
@@ -107,7 +125,6 @@ def commit(
         try:
             appended = journal.commit(intent)
         except JournalError as error:
-            logger.warning("could not journal a group of writes: %s", error)
             notes.extend(_unjournaled(writes, error))
     _track(engine, writes)
     return appended, tuple(dict.fromkeys(notes))
@@ -121,11 +138,9 @@ def write_file(engine: EngineCore, write: FileWrite) -> list[tuple[str, ...]]:
     created = [] if write.before is not None else missing_folders(engine, parts, target.display)
 
     def still_same(folder: AnchoredDir) -> None:
-        try:
-            now = folder.read(name, display=target.display, max_bytes=_NO_LIMIT)
-        except (BinaryFile, UnsupportedEncoding):
-            raise write.stale(b"") from None
-        current = now.data if now.exists else None
+        current = last_look(folder, name, target.display)
+        if current is NOT_TEXT and write.not_text is not None:
+            raise write.not_text()
         if current != write.before:
             raise write.stale(current)
 
@@ -152,6 +167,15 @@ def write_file(engine: EngineCore, write: FileWrite) -> list[tuple[str, ...]]:
     except MissingFolder:
         raise write.folder_gone() from None
     return created
+
+
+def last_look(folder: AnchoredDir, name: str, display: str) -> bytes | None:
+    """What the file holds right before it is replaced or deleted (``None``: no file)."""
+    try:
+        now = folder.read(name, display=display, max_bytes=_NO_LIMIT)
+    except (BinaryFile, UnsupportedEncoding):
+        return NOT_TEXT
+    return now.data if now.exists else None
 
 
 def missing_folders(
@@ -214,9 +238,7 @@ def _put(engine: EngineCore, target: Target, data: bytes | None, mode: int | Non
     return True
 
 
-def _entry(
-    engine: EngineCore, journal: Journal, write: FileWrite, operation: str, group: str
-) -> JournalEntry:
+def _entry(engine: EngineCore, journal: Journal, write: FileWrite, operation: str) -> JournalEntry:
     return journal.entry(
         write.target.display,
         write.before,
@@ -227,7 +249,7 @@ def _entry(
         real=relative_real(engine, write.target),
         mode=write.mode,
         target=write.reverses,
-        group=write.group or group,
+        group=write.group,
         keep_all=True,
         folders=write.folders,
     )
@@ -250,10 +272,13 @@ def _track(engine: EngineCore, writes: Sequence[FileWrite]) -> None:
 
 
 def _unjournaled(writes: Sequence[FileWrite], error: JournalError) -> list[str]:
+    names = dict.fromkeys(write.target.display for write in writes)
+    for name in names:
+        logger.warning("could not journal the write of %s: %s", name, error)
     return [
         f"The write of {name} succeeded but could not be recorded in the undo journal "
         f"({error.message}); it cannot be undone with editengine."
-        for name in dict.fromkeys(write.target.display for write in writes)
+        for name in names
     ]
 
 
@@ -295,6 +320,8 @@ def _settle(engine: EngineCore, journal: Journal, intent: Intent) -> None:
         if all(_sha(now[real]) == chain[-1].after_sha256 for real, chain in chains.items()):
             journal.commit(intent, check_journaled=True)  # every file is new: keep it
             return
+        # Every file's old bytes first: one changed by someone else since leaves them all.
+        olds: dict[str, bytes | None] = {}
         for real, chain in chains.items():
             data = now[real]
             for entry in reversed(chain):
@@ -303,15 +330,18 @@ def _settle(engine: EngineCore, journal: Journal, intent: Intent) -> None:
                 elif _sha(data) != entry.before_sha256:
                     raise StaleFile(
                         f"{entry.path} was changed by another program after an interrupted "
-                        "write; it was left as it is.",
+                        "write; the files of that write were left as they are.",
                         path=entry.path,
                     )
-            if data != now[real]:
-                mode = chain[0].mode
-                if not _put(engine, targets[real], data, mode):
-                    raise StaleFile(f"{chain[0].path} could not be put back.", path=chain[0].path)
-                if data is None:
-                    remove_empty_folders(engine, created_by(engine, targets[real], chain[0]))
+            olds[real] = data
+        for real, data in olds.items():
+            if data == now[real]:
+                continue
+            chain = chains[real]
+            if not _put(engine, targets[real], data, chain[0].mode):
+                raise StaleFile(f"{chain[0].path} could not be put back.", path=chain[0].path)
+            if data is None:
+                remove_empty_folders(engine, created_by(engine, targets[real], chain[0]))
         journal.abandon(intent)
 
 
@@ -319,7 +349,7 @@ def _current(engine: EngineCore, target: Target) -> bytes | None:
     try:
         snapshot = engine.files.read(target.real, display=target.display, max_bytes=_NO_LIMIT)
     except (BinaryFile, UnsupportedEncoding):
-        return b"\x00"  # not what any entry recorded
+        return NOT_TEXT
     return snapshot.data if snapshot.exists else None
 
 
