@@ -332,8 +332,13 @@ class _Run:
             partial = _as_fragment(hunk)
             if partial is None:
                 raise
+            # A quote of several lines still starts at a line start (only its last line may
+            # be cut short): found inside a line it would be written into that line.
+            cascade = None
+            if "\n" in partial.before:
+                cascade = whole_line_cascade(self.cascade, whole_end=False)
             try:
-                return self._seek(content, partial.before, partial.after, partial, cursor)
+                return self._seek(content, partial.before, partial.after, partial, cursor, cascade)
             except MatchError:
                 raise error from None
         partial = _without_final_newline(hunk)
