@@ -204,8 +204,18 @@ class _Run:
         if op.kind == "add":
             self._add(op)
         elif op.kind == "delete":
-            if self.current(op.path) is None:
+            current = self.current(op.path)
+            if current is None:
                 raise _failed(op, _missing(op.path, "delete"))
+            if op.content is not None and not _same_lines(current, op.content):
+                raise _failed(
+                    op,
+                    NoMatch(
+                        f"the diff deletes {op.path}, but its '-' lines are not the file's "
+                        "content; nothing was deleted.",
+                        hint="Give every line of the file as a '-' line, or leave the file.",
+                    ),
+                )
             self.state[op.path] = None
         else:
             self._update(op)
@@ -654,6 +664,12 @@ def _add_lines(content: str, hunk: Hunk, cursor: int) -> tuple[TextEdit, int]:
 
 # A line ends at CRLF, LF or a lone CR, as the cascade reads lines (text.to_lf).
 _NEWLINE = re.compile("\r\n|\r|\n")
+
+
+def _same_lines(content: str, quoted: str) -> bool:
+    """Whether ``quoted`` (a diff's '-' lines) is ``content``, whatever the line endings and
+    the final newline."""
+    return to_lf(content).removeprefix("\ufeff").rstrip("\n") == to_lf(quoted).rstrip("\n")
 
 
 def _text_at(lines: list[str], index: int) -> bool:
