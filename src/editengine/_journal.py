@@ -740,11 +740,11 @@ def _optional_name(value: Any, name: str) -> str | None:
 
 
 def _file_name(body: dict[str, Any], name: str) -> str:
-    """A workspace-relative path: text without NUL or control characters that could forge
-    the rows of ``undo --list``."""
+    """A path: text without NUL (no file name holds one; ``undo --list`` escapes the
+    control characters a name may hold)."""
     value = _text(body, name)
-    if any(ord(char) < 32 or ord(char) == 127 for char in value):
-        raise ValueError(f"field {name!r} holds control characters")
+    if "\x00" in value:
+        raise ValueError(f"field {name!r} holds a NUL character")
     return value
 
 

@@ -124,3 +124,32 @@ def test_a_symlink_is_not_followed_out_by_a_dotdot(tmp_path: Path) -> None:
     with pytest.raises(PathOutsideWorkspace):
         EditEngine(root, journal=False).edit("sub/../x.py", "", "x\n")
     assert not (tmp_path / "out" / "x.py").exists()
+
+
+def test_a_patch_cannot_create_a_file_over_the_edit_size_limit(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    engine = EditEngine(root, journal=False, max_file_bytes=100)
+    big = "".join(f"+line {n:03d} of many\n" for n in range(20))
+    with pytest.raises(EditError) as caught:
+        engine.apply_patch(f"*** Begin Patch\n*** Add File: big.txt\n{big}*** End Patch\n")
+    assert caught.value.code == "file_too_large"
+    assert not (root / "big.txt").exists()
+    engine.apply_patch("*** Begin Patch\n*** Add File: small.txt\n+ok\n*** End Patch\n")
+    assert (root / "small.txt").read_text() == "ok\n"
+
+
+@pytest.mark.parametrize("form", ["apply_patch", "udiff", "search_replace"])
+def test_a_patch_with_lone_cr_line_endings_is_recognised(form: str) -> None:
+    text = {
+        "apply_patch": "*** Begin Patch\n*** Update File: a.py\n-x = 1\n+x = 2\n*** End Patch\n",
+        "udiff": "--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n",
+        "search_replace": "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n",
+    }[form].replace("\n", "\r")
+    assert apply_patch({"a.py": "x = 1\n"}, text).files == {"a.py": "x = 2\n"}
+
+
+def test_a_message_never_capitalises_a_path() -> None:
+    with pytest.raises(PatchFailed) as caught:
+        apply_patch({"a.py": "x"}, "*** Begin Patch\n*** Add File: a.py\n+y\n*** End Patch\n")
+    assert "no file was changed. a.py already exists" in str(caught.value)

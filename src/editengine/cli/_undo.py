@@ -66,10 +66,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list(engine: object, args: argparse.Namespace) -> int:
-    from editengine.engine._undo import candidates
+    from editengine.engine._undo import undoable
 
     entries = engine.journal_entries(args.path)  # type: ignore[attr-defined]
-    live = {entry.id for entry in candidates(entries)}
+    live = undoable(engine, entries)  # type: ignore[arg-type]
     if args.json:
         rows = [{**entry.to_dict(), "undoable": entry.id in live} for entry in entries]
         print(json.dumps(rows, ensure_ascii=False, indent=2))
@@ -80,9 +80,19 @@ def _list(engine: object, args: argparse.Namespace) -> int:
     for entry in entries:
         when = datetime.datetime.fromtimestamp(entry.time).strftime("%Y-%m-%d %H:%M:%S")
         mark = "*" if entry.id in live else " "
-        print(f"{mark} {entry.seq:>5}  {when}  {entry.operation:<10} {entry.path}  {entry.summary}")
-    print("(* = undoable now, newest last)")
+        path, summary = _shown(entry.path), _shown(entry.summary)
+        print(f"{mark} {entry.seq:>5}  {when}  {entry.operation:<10} {path}  {summary}")
+    print("(* = undo would restore it now, newest last)")
     return EXIT_OK
+
+
+def _shown(text: str) -> str:
+    """``text`` on one line of a terminal: a newline cannot start a forged row, and control
+    characters (escape sequences among them) are shown escaped, not sent."""
+    return "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )
 
 
 def _fail(error: EditError, status: int, *, as_json: bool) -> int:

@@ -29,6 +29,7 @@ from editengine._errors import (
     BadRequest,
     EditError,
     EditRejected,
+    FileTooLarge,
     MatchError,
     NoMatch,
     PatchFailed,
@@ -89,6 +90,7 @@ def apply_patch(
         _telemetry_failure(engine, parsed, error, fixer_calls, dry_run, started)
         raise
     changed = [change for change in result.changes if not change.no_change]
+    _check_sizes(engine, changed)
     diffs: dict[str, FileDiff] = {}
     diff = _combined_diff(changed, diffs)
     result = replace(result, diff=diff, dry_run=dry_run)
@@ -344,6 +346,21 @@ def _changed_during(target: Target) -> transaction.Stale:
         )
 
     return stale
+
+
+def _check_sizes(engine: EngineCore, changed: list[FileChange]) -> None:
+    """A patch writes no file an edit could not then read: the edit size limit holds."""
+    for change in changed:
+        if change.new_content is None:
+            continue
+        size = len(change.new_content.encode("utf-8", "surrogatepass"))
+        if size > engine.max_file_bytes:
+            raise FileTooLarge(
+                f"The patch would make {change.path} {size:,} bytes, over the "
+                f"{engine.max_file_bytes:,}-byte limit for editing; nothing was written.",
+                path=change.path,
+                hint="Split the content over smaller files, or raise max_file_bytes.",
+            )
 
 
 def _folder_gone(target: Target) -> Callable[[], EditError]:

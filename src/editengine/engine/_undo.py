@@ -186,6 +186,40 @@ def record_write(
     return ()
 
 
+def undoable(engine: EngineCore, entries: Sequence[JournalEntry]) -> set[str]:
+    """The ids of the entries an undo would restore now: in effect, restorable, their
+    path still leading to the file written, that file still as the newest write of it in
+    effect left it (older writes of the file are reached by undoing the newer first), and
+    every other file of their group (one patch) undoable too."""
+    found = candidates(entries)
+    now: dict[str, str | None] = {}
+    accepted: set[str] = set()
+    for entry in found:  # newest first
+        if entry.real not in now:
+            now[entry.real] = _hash_now(engine, entry)
+        restorable = entry.before_sha256 is None or entry.restore is not None
+        if restorable and now[entry.real] == entry.after_sha256:
+            accepted.add(entry.id)
+            now[entry.real] = entry.before_sha256  # what undoing it leaves
+        else:
+            now[entry.real] = "blocked"  # older writes of this file are out of reach
+    refused_groups = {e.group for e in found if e.group is not None and e.id not in accepted}
+    return {e.id for e in found if e.id in accepted and e.group not in refused_groups}
+
+
+def _hash_now(engine: EngineCore, entry: JournalEntry) -> str | None:
+    """The sha256 of the file ``entry`` wrote as it is now (``None``: no file; a text that
+    matches no hash when the path leads elsewhere or cannot be read)."""
+    try:
+        target = engine.workspace.resolve(entry.path)
+        if _relative_real(engine, target) != entry.real:
+            return "elsewhere"
+        snapshot = _snapshot(engine, target)
+    except EditError:
+        return "unreadable"
+    return _sha(snapshot.data) if snapshot.exists else None
+
+
 def recover_interrupted(engine: EngineCore) -> None:
     """Settle the groups of writes a crashed process left half-done (at engine start):
     each file all old or all new again. Never fails the caller: what cannot be settled now

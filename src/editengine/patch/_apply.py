@@ -1019,7 +1019,10 @@ def _in_hunk_terms(message: str) -> str:
     message = message.replace("old_string", "the hunk's old lines (context and '-' lines)", 1)
     message = message.replace("old_string", "the old lines")
     message = message.replace("new_string", "the new lines")
-    return message[:1].upper() + message[1:]
+    first = message.split(" ", 1)[0]
+    if first.isalpha():  # a sentence's first word, never a path ("a.py already exists")
+        return message[:1].upper() + message[1:]
+    return message
 
 
 def _verb(op: FileOperation) -> str:
