@@ -153,3 +153,29 @@ def test_a_message_never_capitalises_a_path() -> None:
     with pytest.raises(PatchFailed) as caught:
         apply_patch({"a.py": "x"}, "*** Begin Patch\n*** Add File: a.py\n+y\n*** End Patch\n")
     assert "no file was changed. a.py already exists" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "operation",
+    [
+        "*** Delete File: link.txt\n",
+        "*** Update File: link.txt\n*** Move to: moved.txt\n-t\n+T\n",
+    ],
+    ids=["delete", "move"],
+)
+def test_delete_or_move_of_a_symlink_acts_on_the_link_not_its_target(
+    tmp_path: Path, operation: str
+) -> None:
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "target.txt").write_text("t\n")
+    (root / "link.txt").symlink_to("target.txt")
+    engine = EditEngine(root, journal=Journal(root, directory=tmp_path / "journal"))
+
+    result = engine.apply_patch(f"*** Begin Patch\n{operation}*** End Patch\n")
+
+    assert not os.path.lexists(root / "link.txt")
+    assert (root / "target.txt").read_text() == "t\n"
+    assert any("the link was removed" in note for note in result.notes)
+    if "Move" in operation:
+        assert (root / "moved.txt").read_text() == "T\n"

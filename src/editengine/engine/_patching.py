@@ -18,9 +18,11 @@ Why one long module: the four steps above are one all-or-nothing transaction ove
 from __future__ import annotations
 
 import os
+import stat
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from editengine._diff import FileDiff, unified_diff
@@ -34,6 +36,7 @@ from editengine._errors import (
     NoMatch,
     PatchFailed,
     StaleFile,
+    WriteFailed,
 )
 from editengine._results import EditResult, TextEdit
 from editengine._state import EditState, FixerCall
@@ -41,7 +44,7 @@ from editengine._text import to_lf
 from editengine.engine import _transaction as transaction
 from editengine.engine._callbacks import notify, resolve_sync, run_hooks
 from editengine.engine._fixing import SYNTHESISED_INSTRUCTION
-from editengine.files import FileSnapshot, Target, sha256_hex
+from editengine.files import FileSnapshot, MissingFolder, Target, sha256_hex
 from editengine.fixer._protocol import FixRequest
 from editengine.patch import AUTO, FileChange, Hunk, Patch, PatchResult, parse_patch
 from editengine.patch._apply import apply_operations
@@ -56,6 +59,9 @@ class _File:
 
     target: Target
     snapshot: FileSnapshot
+    # The path is a symbolic link the patch deletes or moves away: the link is removed,
+    # never the file it leads to (which is still what is read).
+    link: bool = False
 
 
 @dataclass(frozen=True)
@@ -129,6 +135,15 @@ def _resolve(engine: EngineCore, parsed: Patch) -> tuple[dict[str, _File], Patch
         target = engine.workspace.resolve(path)
         display[path] = target.display
         files.setdefault(target.display, _File(target, FileSnapshot(exists=False)))
+    for op in parsed.operations:
+        leaves = op.kind == "delete" or (op.move_to is not None and op.move_to != op.path)
+        file = files[display[op.path]]
+        if (
+            leaves
+            and file.target.absolute != file.target.real
+            and file.target.absolute.is_symlink()
+        ):
+            file.link = True
     operations = tuple(
         replace(
             op,
@@ -288,6 +303,8 @@ def _commit(
     """Write every change under every lock, journaled ahead as one group (one undo step
     takes the patch back); on any failure every file already written is put back."""
     steps = [_step(files[change.path], change) for change in changed]
+    links = [step.file for step in steps if step.file.link and step.data is None]
+    steps = [step for step in steps if not (step.file.link and step.data is None)]
     group = transaction.new_group()
     with _locked(engine, [step.file for step in steps]):
         writes = []
@@ -332,7 +349,34 @@ def _commit(
             group=group,
             on_failure=rolled_back,
         )
-    return notes
+    return notes + tuple(_remove_link(engine, file) for file in links)
+
+
+def _remove_link(engine: EngineCore, file: _File) -> str:
+    """Remove the symbolic link ``file`` names (never the file it leads to); a note, since
+    the journal keeps bytes, not links, and undo cannot bring the link back."""
+    lexical = file.target.absolute
+    display = file.target.display
+    parent = Path(os.path.realpath(lexical.parent))
+    try:
+        parts = parent.relative_to(engine.workspace.real_root).parts
+        with engine.files.directory(tuple(parts), display=display) as folder:
+            info = os.stat(lexical.name, dir_fd=folder.fd, follow_symlinks=False)
+            if not stat.S_ISLNK(info.st_mode):
+                raise StaleFile(
+                    f"{display} is no longer a symbolic link; it was left as it is.", path=display
+                )
+            os.unlink(lexical.name, dir_fd=folder.fd)
+    except (OSError, ValueError, MissingFolder) as error:
+        raise WriteFailed(
+            f"The other files of the patch were written, but the link {display} could not "
+            f"be removed: {error}.",
+            path=display,
+        ) from error
+    return (
+        f"{display} was a symbolic link: the link was removed and the file it led to was "
+        "kept; undo does not bring the link back."
+    )
 
 
 def _changed_during(target: Target) -> transaction.Stale:
