@@ -6,8 +6,10 @@
    hunk of every file (the fixer may correct a hunk that no tier places);
 3. ask ``confirm`` once, with the combined diff;
 4. take every file's lock (in one global order), check that no file changed since step 2,
-   then write, each file atomically; a failure in any write restores every file already
-   written (:func:`_write_one` is the single place a file is changed on disk).
+   then commit through the write transaction (:mod:`editengine.engine._transaction`):
+   journaled ahead, each file checked at the last moment and written atomically, every file
+   already written put back on a failure, a crash settled by the next engine or undo. A
+   symbolic link the patch deletes or moves away is removed itself, never its target.
 
 This module is the only one of the patch feature that touches the file layer
 (:mod:`editengine.files`).

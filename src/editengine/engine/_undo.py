@@ -5,11 +5,13 @@ newest anywhere in the workspace, or the newest of one file. A write is reversed
 the file still has the sha256 the journal recorded after it: otherwise someone changed it
 since, and the undo is refused with :class:`~editengine._errors.StaleFile` naming the file,
 before anything is written. Every step is checked first (all or nothing on a refusal);
-then each step is written atomically and journaled as an ``undo`` entry, which
-``engine.redo()`` can reverse in turn (until the file is edited again).
+then every step is committed through the write transaction (``engine/_transaction.py``):
+journaled ahead, each file checked at the last moment and written atomically, all put back
+if any write fails, and journaled as ``undo`` entries, which ``engine.redo()`` can reverse in
+turn (until the file is edited again).
 
-Why one long module: checking every step, writing each atomically and journaling the undo
-are one all-or-nothing transaction.
+Why one long module: choosing the steps, checking them and describing what was restored
+belong to one operation.
 """
 
 from __future__ import annotations
