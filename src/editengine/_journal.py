@@ -309,6 +309,8 @@ class Journal:
         if operation not in OPERATIONS:
             raise ValueError(f"unknown journal operation {operation!r}")
         if mode is not None:
+            if isinstance(mode, bool) or not isinstance(mode, int) or not 0 <= mode <= 0o7777:
+                raise JournalError(f"The mode {mode!r} is not a file's permission bits.")
             mode &= MODE_BITS  # a file is never given back setuid, setgid or sticky bits
         reverse: Reverse | None = None
         restore_size = 0

@@ -359,3 +359,11 @@ def test_entries_within_range_decode(fields: dict[str, object]) -> None:
 def test_a_files_setuid_bits_are_never_journaled() -> None:
     entry = Journal(".").entry("a.py", b"x\n", b"y\n", mode=0o4755)
     assert entry.mode == 0o755
+
+
+@pytest.mark.parametrize("mode", [-5, 10**30, 0o10000, True, "0o644"])
+def test_a_mode_that_is_no_permission_bits_is_refused_when_recorded(mode: object) -> None:
+    from editengine._errors import JournalError
+
+    with pytest.raises(JournalError):
+        Journal(".").entry("a.py", b"x\n", b"y\n", mode=mode)  # type: ignore[arg-type]

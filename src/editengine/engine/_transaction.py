@@ -92,8 +92,8 @@ def commit(
     notes: list[str] = []
     intent: Intent | None = None
     if journal is not None:
-        entries = [_entry(engine, journal, write, operation) for write in writes]
         try:
+            entries = [_entry(engine, journal, write, operation) for write in writes]
             intent = journal.begin(group, entries)
         except JournalError as error:
             notes.extend(_unjournaled(writes, error))
