@@ -137,3 +137,21 @@ async def test_concurrent_edits_get_no_false_stale_refusal(url: str, root: Path)
                 group.start_soon(client, n)
     assert answers == [""] * 18
     assert all((root / f"f{n}.txt").read_text() == f"alpha {n}\nbeta {n}!!!\n" for n in range(2, 8))
+
+
+async def test_two_in_process_clients_with_a_handshake_are_two_sessions(root: Path) -> None:
+    from mcp import Client
+
+    engine = EditEngine(root, read_tracker=ReadTracker(), journal=False)
+    server = build_server(engine)
+    with anyio.fail_after(60):
+        async with Client(server, mode="legacy") as a, Client(server, mode="legacy") as b:
+            await a.call_tool("read", {"file_path": "f0.txt"})
+            await b.call_tool("read", {"file_path": "f0.txt"})
+            by_b = await b.call_tool("edit", _edit("f0.txt", "beta 0", "BETA 0"))
+            assert not by_b.is_error, _text(by_b)
+            again = await b.call_tool("edit", _edit("f0.txt", "BETA 0", "BETA 00"))
+            assert not again.is_error, _text(again)  # its own edit counts as read
+            by_a = await a.call_tool("edit", _edit("f0.txt", "alpha 0", "ALPHA 0"))
+            assert by_a.is_error and "changed on disk since you last read it" in _text(by_a)
+    assert (root / "f0.txt").read_text() == "alpha 0\nBETA 00\n"

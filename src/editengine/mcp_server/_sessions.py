@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextvars
 import threading
+import uuid
 from collections import OrderedDict
 from typing import Any
 
@@ -30,9 +31,9 @@ _SESSIONS_KEPT = 1024  # sessions remembered; the least recently used is dropped
 def enter_session(ctx: Any) -> contextvars.Token[object | None]:
     """Mark the current tool call as its MCP session's; reset with the returned token.
 
-    A session is named by its id (the transport's, or the ``Mcp-Session-Id`` header). A
-    request without one (stdio's single client, a stateless request of the newest protocol)
-    shares the tracker of every such request."""
+    A session is named by its id (the transport's, or the ``Mcp-Session-Id`` header), or by
+    its connection when that lives across requests. A request without either (a stateless
+    request of the newest protocol) shares the tracker of every such request."""
     return _session.set(_session_id(ctx))
 
 
@@ -119,10 +120,18 @@ def _session_id(ctx: Any) -> str | None:
         session = ctx.session
     except Exception:  # no request in flight (a bare context)
         return None
-    for holder in (getattr(session, "_connection", None), session):
+    connection = getattr(session, "_connection", None)
+    for holder in (connection, session):
         found = getattr(holder, "session_id", None)
         if isinstance(found, str) and found:
             return found
+    if connection is not None and getattr(connection, "has_standalone_channel", False):
+        # A connection that lives across requests (a handshake, a back-channel) without an
+        # id of its own: named once, in its own per-connection state.
+        state = getattr(connection, "state", None)
+        if isinstance(state, dict):
+            name = state.setdefault("editengine_session", f"connection:{uuid.uuid4().hex}")
+            return str(name)
     try:
         headers = ctx.headers
     except Exception:
