@@ -17,6 +17,14 @@ the next append, so the journal is never left half-written. Any other damaged li
 :meth:`Journal.entries` raise :class:`~editengine.JournalCorrupt`: a journal that
 cannot be read whole is never trusted to restore anything.
 
+Writes of several files (a patch, the undo of a patch) are journaled *ahead*: before the
+first file is replaced, an intent file (``intent-<group>.jsonl`` in the journal folder) holds
+every entry the writes will append, with the full reverse of each (whatever its size). The
+writer holds an advisory lock on it while it works. On success the entries are appended in
+one write and the intent removed; a writer killed half-way leaves the intent, unlocked, and
+the next engine (or undo) finds it with :meth:`Journal.pending` and rolls the files back (or,
+if every file already holds its new bytes, journals them).
+
 Bounded size: when the current segment passes ``max_segment_bytes`` it is rotated
 (``journal.jsonl`` -> ``journal.1.jsonl`` -> ...), and the oldest of ``segments`` is
 dropped. A reverse larger than ``max_restore_bytes`` is not kept: the entry says so, and
@@ -29,6 +37,7 @@ are one file format.
 from __future__ import annotations
 
 import base64
+import contextlib
 import errno
 import hashlib
 import itertools
@@ -38,9 +47,9 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +62,10 @@ DEFAULT_MAX_SEGMENT_BYTES = 8 * 1024 * 1024
 DEFAULT_SEGMENTS = 4
 DEFAULT_MAX_RESTORE_BYTES = 2 * 1024 * 1024
 _CURRENT = "journal.jsonl"
+_INTENT_PREFIX = "intent-"
+_INTENT_SUFFIX = ".jsonl"
+#: The permission bits a journaled file may be given back: never setuid, setgid or sticky.
+MODE_BITS = 0o777
 _LOCK_TIMEOUT = 30.0
 
 #: Operations an entry may record. ``undo`` reverses an earlier write; ``redo`` reverses
@@ -98,9 +111,7 @@ class Reverse:
     def from_json(cls, data: Any) -> Reverse:
         if not isinstance(data, dict):
             raise ValueError("restore is not an object")
-        prefix, suffix = data.get("prefix"), data.get("suffix")
-        if not isinstance(prefix, int) or not isinstance(suffix, int) or prefix < 0 or suffix < 0:
-            raise ValueError("restore has no valid prefix/suffix")
+        prefix, suffix = _whole(data.get("prefix"), "prefix"), _whole(data.get("suffix"), "suffix")
         if isinstance(data.get("text"), str):
             middle = data["text"].encode("utf-8")
         elif isinstance(data.get("b64"), str):
@@ -137,6 +148,7 @@ class JournalEntry:
     restore_size: int
     target: str | None = None
     group: str | None = None
+    folders: int = 0  # how many folders on its path the write created (the innermost)
 
     def restores(self, after: bytes | None) -> bytes | None:
         """The bytes before this write, from the bytes it left (``None``: no file)."""
@@ -178,6 +190,28 @@ class JournalEntry:
             "group": self.group,
             "restorable": self.before_sha256 is None or self.restore is not None,
         }
+
+
+@dataclass
+class Intent:
+    """The writes of one group announced ahead (see the module docstring).
+
+    ``entries`` are the entries to append once every write landed (their ``seq`` is given
+    then); ``file`` is the intent file; ``handle`` the open descriptor holding its lock
+    while the writer works (``-1`` when none is held).
+    """
+
+    group: str
+    entries: tuple[JournalEntry, ...]
+    file: Path
+    handle: int = -1
+
+    def release(self) -> None:
+        """Let go of the intent file's lock (it stays on disk)."""
+        if self.handle >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.handle)
+            self.handle = -1
 
 
 class Journal:
@@ -236,34 +270,12 @@ class Journal:
         one file are in the order of its writes. Raises :class:`JournalError` when the
         journal cannot be written.
         """
-        if operation not in OPERATIONS:
-            raise ValueError(f"unknown journal operation {operation!r}")
-        reverse: Reverse | None = None
-        restore_size = 0
-        if before is not None:
-            reverse = Reverse.between(before, after or b"")
-            restore_size = len(reverse.middle)
-            if restore_size > self.max_restore_bytes:
-                reverse = None
+        entry = self.entry(
+            path, before, after, strategy=strategy, operation=operation, summary=summary,
+            real=real, mode=mode, target=target, group=group,
+        )  # fmt: skip
         with self._locked():
-            seq = self._next_seq()
-            entry = JournalEntry(
-                id=uuid.uuid4().hex[:16],
-                seq=seq,
-                time=time.time(),
-                operation=operation,
-                path=path,
-                real=real if real is not None else path,
-                before_sha256=_sha(before),
-                after_sha256=_sha(after),
-                strategy=strategy,
-                summary=summary,
-                mode=mode,
-                restore=reverse,
-                restore_size=restore_size,
-                target=target,
-                group=group,
-            )
+            entry = replace(entry, seq=self._next_seq())
             self._append(_encode(entry))
         return entry
 
@@ -273,6 +285,176 @@ class Journal:
         """Every entry still kept, oldest first; :class:`JournalCorrupt` if any is damaged."""
         with self._locked():
             return self._read_all()
+
+    # ------------------------------------------------------------------ writes of a group
+
+    def entry(
+        self,
+        path: str,
+        before: bytes | None,
+        after: bytes | None,
+        *,
+        strategy: str | None = None,
+        operation: str = "edit",
+        summary: str = "",
+        real: str | None = None,
+        mode: int | None = None,
+        target: str | None = None,
+        group: str | None = None,
+        keep_all: bool = False,
+        folders: int = 0,
+    ) -> JournalEntry:
+        """The entry :meth:`record` would append (``seq`` 0, not appended). ``keep_all``
+        keeps the reverse whatever its size (an intent needs it to roll back)."""
+        if operation not in OPERATIONS:
+            raise ValueError(f"unknown journal operation {operation!r}")
+        if mode is not None:
+            if isinstance(mode, bool) or not isinstance(mode, int) or not 0 <= mode <= 0o7777:
+                raise JournalError(f"The mode {mode!r} is not a file's permission bits.")
+            mode &= MODE_BITS  # a file is never given back setuid, setgid or sticky bits
+        reverse: Reverse | None = None
+        restore_size = 0
+        if before is not None:
+            reverse = Reverse.between(before, after or b"")
+            restore_size = len(reverse.middle)
+            if restore_size > self.max_restore_bytes and not keep_all:
+                reverse = None
+        return JournalEntry(
+            id=uuid.uuid4().hex[:16],
+            seq=0,
+            time=time.time(),
+            operation=operation,
+            path=path,
+            real=real if real is not None else path,
+            before_sha256=_sha(before),
+            after_sha256=_sha(after),
+            strategy=strategy,
+            summary=summary,
+            mode=mode,
+            restore=reverse,
+            restore_size=restore_size,
+            target=target,
+            group=group,
+            folders=folders,
+        )
+
+    def begin(self, group: str, entries: Sequence[JournalEntry]) -> Intent:
+        """Write the intent of a group of writes (durably) and hold its lock; call it before
+        the first write. Raises :class:`JournalError` when it cannot be written."""
+        if not group or not group.isalnum():
+            raise ValueError(f"a group name is letters and digits, got {group!r}")
+        body = b"".join(_encode(entry) for entry in entries)
+        with self._locked():
+            file = self.directory / f"{_INTENT_PREFIX}{group}{_INTENT_SUFFIX}"
+            temp = file.with_name(f".{file.name}.{os.getpid()}.tmp")
+            try:
+                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                try:
+                    _write_all(fd, body)
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+                handle = os.open(temp, os.O_RDONLY)
+                _try_lock(handle)
+                os.replace(temp, file)
+            except OSError as error:
+                with contextlib.suppress(OSError):
+                    os.unlink(temp)
+                raise JournalError(
+                    f"Could not write the intent of a multi-file write to {self.directory}: "
+                    f"{error.strerror or error}."
+                ) from error
+            _sync_directory(self.directory)
+        return Intent(group=group, entries=tuple(entries), file=file, handle=handle)
+
+    def commit(self, intent: Intent, *, check_journaled: bool = False) -> list[JournalEntry]:
+        """Append the intent's entries (one write: all of the group or none), then drop the
+        intent. ``check_journaled`` first looks whether they are in already (a writer killed
+        between the append and the drop). Raises :class:`JournalError` when the journal
+        cannot be written."""
+        ids = {entry.id for entry in intent.entries}
+        try:
+            with self._locked():
+                if check_journaled and any(entry.id in ids for entry in self._read_all()):
+                    appended = []  # journaled already, by a recovery that ran meanwhile
+                else:
+                    seq = self._next_seq()
+                    appended = [
+                        self._kept(replace(entry, seq=seq + index))
+                        for index, entry in enumerate(intent.entries)
+                    ]
+                    self._append(b"".join(_encode(entry) for entry in appended))
+                self._drop(intent)
+        finally:
+            intent.release()
+        return appended
+
+    def abandon(self, intent: Intent) -> None:
+        """Drop the intent without journaling it (its writes were taken back, or none
+        happened)."""
+        try:
+            with self._locked():
+                self._drop(intent)
+        finally:
+            intent.release()
+
+    def pending(self) -> list[Intent]:
+        """Intents whose writer is gone (killed half-way), each holding its lock now.
+
+        Never creates the journal folder; an intent file that cannot be read whole is
+        reported as :class:`JournalCorrupt`."""
+        if not self.directory.is_dir():
+            return []
+        with self._locked():  # the folder's owner and workspace checked, as for any read
+            return self._pending()
+
+    def _pending(self) -> list[Intent]:
+        try:
+            names = sorted(os.listdir(self.directory))
+        except OSError:
+            return []
+        found: list[Intent] = []
+        for name in names:
+            if not (name.startswith(_INTENT_PREFIX) and name.endswith(_INTENT_SUFFIX)):
+                continue
+            group = name[len(_INTENT_PREFIX) : -len(_INTENT_SUFFIX)]
+            file = self.directory / name
+            try:
+                handle = os.open(file, os.O_RDONLY)
+            except OSError:
+                continue  # dropped meanwhile
+            try:
+                if not _try_lock(handle):
+                    os.close(handle)
+                    continue  # its writer is still at work
+                data = b""
+                while chunk := os.read(handle, 1 << 20):
+                    data += chunk
+            except OSError:
+                os.close(handle)
+                continue
+            intent = Intent(group=group, entries=(), file=file, handle=handle)
+            try:
+                lines = data.split(b"\n")
+                intent.entries = tuple(
+                    _decode(line, file, number) for number, line in enumerate(lines[:-1], 1)
+                )
+            except JournalCorrupt:
+                intent.release()
+                raise
+            found.append(intent)
+        return found
+
+    def _kept(self, entry: JournalEntry) -> JournalEntry:
+        """The entry as the journal keeps it: a reverse over the size limit is dropped."""
+        if entry.restore is not None and entry.restore_size > self.max_restore_bytes:
+            return replace(entry, restore=None)
+        return entry
+
+    def _drop(self, intent: Intent) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(intent.file)
+        _sync_directory(self.directory)
 
     # ------------------------------------------------------------------ internals
 
@@ -476,6 +658,7 @@ def _encode(entry: JournalEntry) -> bytes:
         "restore_size": entry.restore_size,
         "target": entry.target,
         "group": entry.group,
+        "folders": entry.folders,
     }
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     checksum = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
@@ -506,31 +689,89 @@ def _decode(line: bytes, segment: Path, number: int) -> JournalEntry:
         if body.get("v") != FORMAT_VERSION:
             raise ValueError(f"unknown format version {body.get('v')!r}")
         restore = body.get("restore")
+        operation = _text(body, "op")
+        if operation not in OPERATIONS:
+            raise ValueError(f"unknown operation {operation!r}")
+        mode = _optional_int(body.get("mode"), "mode")
+        if mode is not None and not 0 <= mode <= MODE_BITS:
+            raise ValueError(f"field 'mode' is not permission bits 0o000-0o777 ({mode!r})")
+        summary = body.get("summary")
+        if summary is not None and not isinstance(summary, str):
+            raise ValueError("field 'summary' is not a string")
+        reverse = Reverse.from_json(restore) if restore is not None else None
+        restore_size = _whole(body.get("restore_size") or 0, "restore_size")
+        if reverse is not None and restore_size != len(reverse.middle):
+            raise ValueError("field 'restore_size' does not match the restore")
         return JournalEntry(
-            id=_text(body, "id"),
+            id=_name(body.get("id"), "id"),
             seq=_whole(body.get("seq"), "seq"),
             time=_moment(body.get("time")),
-            operation=_text(body, "op"),
-            path=_text(body, "path"),
-            real=_text(body, "real"),
+            operation=operation,
+            path=_file_name(body, "path"),
+            real=_file_name(body, "real"),
             before_sha256=_optional_hash(body.get("before"), "before"),
             after_sha256=_optional_hash(body.get("after"), "after"),
             strategy=_optional_str(body.get("strategy"), "strategy"),
-            summary=str(body.get("summary") or ""),
-            mode=_optional_int(body.get("mode"), "mode"),
-            restore=Reverse.from_json(restore) if restore is not None else None,
-            restore_size=int(body.get("restore_size") or 0),
-            target=_optional_str(body.get("target"), "target"),
-            group=_optional_str(body.get("group"), "group"),
+            summary=summary or "",
+            mode=mode,
+            restore=reverse,
+            restore_size=restore_size,
+            target=_optional_name(body.get("target"), "target"),
+            group=_optional_name(body.get("group"), "group"),
+            folders=_whole(body.get("folders") or 0, "folders"),
         )
-    except (ValueError, KeyError, TypeError) as error:
+    except (ValueError, KeyError, TypeError, OverflowError) as error:
         raise corrupt(str(error)) from error
 
 
 def _whole(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"field {name!r} is not a whole number")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 62:
+        raise ValueError(f"field {name!r} is not a whole number in range")
     return value
+
+
+def _name(value: Any, name: str) -> str:
+    """An id or group: letters and digits, as the journal makes them."""
+    if not isinstance(value, str) or not value or not value.isalnum() or not value.isascii():
+        raise ValueError(f"field {name!r} is not an id")
+    return value
+
+
+def _optional_name(value: Any, name: str) -> str | None:
+    return None if value is None else _name(value, name)
+
+
+def _file_name(body: dict[str, Any], name: str) -> str:
+    """A path: text without NUL (no file name holds one; ``undo --list`` escapes the
+    control characters a name may hold)."""
+    value = _text(body, name)
+    if "\x00" in value:
+        raise ValueError(f"field {name!r} holds a NUL character")
+    return value
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:
+            raise OSError(errno.EIO, "short write")
+        view = view[written:]
+
+
+def _try_lock(fd: int) -> bool:
+    """An exclusive advisory lock on ``fd`` without waiting; ``False`` when another open
+    file holds it (in this process or another). Where there is no ``flock`` every intent
+    counts as free."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
 
 
 def _moment(value: Any) -> float:

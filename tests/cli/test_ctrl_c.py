@@ -192,4 +192,7 @@ def test_mcp_over_http_stops_with_one_line_and_130(tmp_path):
             time.sleep(0.05)
     status, err = interrupt(process, group=True)
     assert status == 130
-    assert err.splitlines() == [f"editengine MCP server on http://127.0.0.1:{port}/mcp", ONE_LINE]
+    lines = err.splitlines()
+    assert lines[0] == f"editengine MCP server on http://127.0.0.1:{port}/mcp"
+    assert lines[1].startswith("Requests are checked: ")
+    assert lines[2:] == [ONE_LINE]

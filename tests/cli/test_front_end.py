@@ -210,7 +210,7 @@ def test_undo_list_fits_80_columns_with_long_paths(capsys, workspace, tmp_path):
                          str(journal))  # fmt: skip
     assert status == 0
     assert widest(out) <= 80
-    assert "Replaced 1" in out and "rather" in out and "(* = undoable now" in out
+    assert "Replaced 1" in out and "rather" in out and "(* = undo would restore it now" in out
 
 
 def test_bench_fits_80_columns(capsys):

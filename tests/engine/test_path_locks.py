@@ -14,7 +14,7 @@ import filelock
 import pytest
 
 from editengine._errors import WriteFailed
-from editengine.files._locking import PathLocks, default_lock_dir
+from editengine.files._locking import STRIPES, PathLocks, default_lock_dir
 
 
 @pytest.fixture
@@ -44,11 +44,35 @@ def test_a_lock_folder_under_missing_folders_is_made_with_them(tmp_path):
         assert (tmp_path / "a" / "b" / "locks").is_dir()
 
 
-def test_a_files_lock_is_named_by_the_sha256_of_its_real_path(locks, tmp_path):
+def test_a_files_lock_is_the_stripe_named_by_the_sha256_of_its_real_path(locks, tmp_path):
     target = tmp_path / "f.txt"
-    digest = hashlib.sha256(os.fsencode(target)).hexdigest()
-    assert locks.lock_file_for(target) == tmp_path / "locks" / f"{digest}.lock"
-    assert locks.lock_file_for(target) != locks.lock_file_for(tmp_path / "g.txt")
+    digest = hashlib.sha256(os.fsencode(target)).digest()
+    stripe = int.from_bytes(digest[:4], "big") % STRIPES
+    assert locks.lock_file_for(target) == tmp_path / "locks" / f"stripe-{stripe:03d}.lock"
+    stripes = {locks.stripe_of(tmp_path / f"f{n}.txt") for n in range(6000)}
+    assert stripes == set(range(STRIPES))  # spread over every stripe
+
+
+def test_the_locks_of_a_thousand_files_keep_at_most_a_stripe_each_open(locks, tmp_path):
+    files = [(tmp_path / f"f{n}.txt", f"f{n}.txt") for n in range(1000)]
+    before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    with locks.hold_all(files):
+        if before is not None:
+            assert len(os.listdir("/proc/self/fd")) - before <= STRIPES
+        assert 200 < len(os.listdir(tmp_path / "locks")) <= STRIPES
+    with locks.hold(tmp_path / "f1.txt", display="f1.txt"):  # all released
+        pass
+
+
+def test_two_files_of_one_stripe_can_be_held_by_one_thread(locks, tmp_path):
+    first = tmp_path / "f0.txt"
+    same = next(
+        tmp_path / f"f{n}.txt"
+        for n in range(1, 5000)
+        if locks.stripe_of(tmp_path / f"f{n}.txt") == locks.stripe_of(first)
+    )
+    with locks.hold(first, display="f0.txt"), locks.hold(same, display=same.name):
+        pass
 
 
 def test_the_lock_folder_is_made_private(locks, tmp_path):

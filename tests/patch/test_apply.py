@@ -200,10 +200,39 @@ def test_order_decides_only_between_the_places_the_ambiguous_tier_found() -> Non
     assert isinstance(error.cause, AmbiguousMatch) and error.hunk == 2
 
 
-def test_a_block_quoting_parts_of_two_lines_is_placed_as_edit_would() -> None:
+def test_a_block_of_two_lines_whose_last_is_cut_short_is_placed_from_a_line_start() -> None:
     content = "x = f(a,\n      b) + 1\n"
-    blocks = "a\n<<<<<<< SEARCH\nf(a,\n      b)\n=======\ng(a,\n      b)\n>>>>>>> REPLACE\n"
+    blocks = "a\n<<<<<<< SEARCH\nx = f(a,\n      b)\n=======\nx = g(a,\n      b)\n>>>>>>> REPLACE\n"
     assert apply_patch({"a": content}, blocks).files["a"] == "x = g(a,\n      b) + 1\n"
+
+
+def _block(search: str, replace: str) -> str:
+    return f"a\n<<<<<<< SEARCH\n{search}=======\n{replace}>>>>>>> REPLACE\n"
+
+
+def _codex(body: str) -> str:
+    return f"*** Begin Patch\n*** Update File: a\n{body}*** End Patch\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "text"),
+    [
+        # A block quoting the end of one line and the next: it would be written into the line.
+        ("x = f(a,\n      b) + 1\n", _block("f(a,\n      b)\n", "g(a,\n      b)\n")),
+        ("total = 10\nx = 1\n", _block("= 10\nx = 1\n", "z = 3\n")),
+        ("total = 10\nx = 1\n", "--- a/a\n+++ b/a\n@@ -1,2 +1,1 @@\n-= 10\n-x = 1\n+z = 3\n"),
+        ("total = 10\nx = 1\n", _codex("-= 10\n-x = 1\n+z = 3\n")),
+        # A list item whose diff prefix was lost: '- one' read as the removal of ' one'.
+        ("- one\n- two\n", _codex("@@\n- one\n - two\n+- three\n")),
+        ("- one\n- two\n", _codex("@@\n- one\n - two\n")),
+        ("- one\n- two\n", "--- a/a\n+++ b/a\n@@ -1,2 +1,2 @@\n- one\n - two\n+- three\n"),
+    ],
+)  # fmt: skip
+def test_a_hunk_of_several_lines_is_never_placed_from_the_middle_of_a_line(
+    content: str, text: str
+) -> None:
+    with pytest.raises(PatchFailed):
+        apply_patch({"a": content}, text)
 
 
 def test_blank_and_elision_context_at_a_hunks_edges_is_not_written_back() -> None:

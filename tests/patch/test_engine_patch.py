@@ -12,7 +12,7 @@ from editengine._edits import ConfirmRequest, Decision
 from editengine._errors import PathOutsideWorkspace
 from editengine._results import EditResult
 from editengine._state import EditState
-from editengine.engine import _patching as patching
+from editengine.engine import _transaction as transaction
 from editengine.files import AnchoredDir
 from editengine.fixer._protocol import Correction, FixRequest
 
@@ -146,7 +146,7 @@ def test_a_crash_mid_commit_also_rolls_back(
     engine: EditEngine, root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = snapshot(root)
-    real_write = patching._write_one
+    real_write = transaction.write_file
     calls = {"n": 0}
 
     def crash(engine: EditEngine, step: object) -> list[Path]:
@@ -155,7 +155,7 @@ def test_a_crash_mid_commit_also_rolls_back(
             raise KeyboardInterrupt
         return real_write(engine, step)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(patching, "_write_one", crash)
+    monkeypatch.setattr(transaction, "write_file", crash)
     with pytest.raises(KeyboardInterrupt):
         engine.apply_patch(PATCH)
     assert snapshot(root) == before

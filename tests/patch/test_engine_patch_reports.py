@@ -450,6 +450,7 @@ def test_a_journal_that_cannot_record_the_patch_leaves_a_note_per_file(
         raise JournalError("the disk is full")
 
     engine.journal.record = refuse  # type: ignore[method-assign]
+    engine.journal.begin = refuse  # type: ignore[method-assign,assignment]
 
     result = engine.apply_patch(PATCH)
 

@@ -172,7 +172,7 @@ def test_udiff_files_hunks_prefixes_dev_null_and_moves() -> None:
             ],
         ),
         ("add", "new.txt", None, "one\ntwo\n", []),
-        ("delete", "gone.txt", None, None, []),
+        ("delete", "gone.txt", None, "bye\n", []),  # its - lines, checked against the file
         ("update", "old name.txt", "new name.txt", None, [("a\n", "b\n", (), False)]),
     ]
     hunk: Hunk = parse_patch(text).operations[0].hunks[0]

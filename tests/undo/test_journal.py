@@ -295,3 +295,75 @@ def test_an_entry_whose_time_cannot_be_shown_is_corrupt_not_a_crash_of_list(
     status = main(["undo", "--list", "--root", str(engine.root), "--journal-dir",
                    str(engine.journal.base)])  # fmt: skip
     assert status == 1 and "journal_corrupt" in capsys.readouterr().err
+
+
+def _forged(**fields: object) -> bytes:
+    """A journal line with a valid checksum whose body differs from a real entry's by
+    ``fields``."""
+    from editengine._journal import _encode
+
+    journal_line = _encode(
+        Journal(".").entry("a.py", b"x = 1\n", b"x = 2\n", strategy="exact", group="g1")
+    )
+    body = json.loads(journal_line.split(b" ", 1)[1])
+    body.update(fields)
+    text = json.dumps(body).encode()
+    return hashlib.sha256(text).hexdigest()[:16].encode() + b" " + text
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"mode": 10**30},
+        {"mode": -5},
+        {"mode": 0o4755},  # setuid
+        {"mode": 0o2644},  # setgid
+        {"mode": 0o1777},  # sticky
+        {"mode": True},
+        {"seq": 10**30},
+        {"seq": -1},
+        {"restore_size": 10**30},
+        {"restore_size": -3},
+        {"restore_size": "7"},
+        {"restore": {"prefix": 10**30, "suffix": 0, "text": ""}},
+        {"restore": {"prefix": -1, "suffix": 0, "text": ""}},
+        {"restore": {"prefix": True, "suffix": 0, "text": ""}},
+        {"op": "format_disk"},
+        {"id": "../x"},
+        {"group": "a b"},
+        {"target": 5},
+        {"summary": ["a"]},
+        {"path": "a.py\x00"},
+        {"real": "\x00"},
+        {"folders": -1},
+    ],
+)
+def test_every_field_of_an_entry_is_range_checked(fields: dict[str, object]) -> None:
+    from editengine._journal import _decode
+
+    with pytest.raises(JournalCorrupt):
+        _decode(_forged(**fields), Path("journal.jsonl"), 1)
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{}, {"mode": 0o755}, {"mode": 0}, {"mode": None}, {"folders": 2}, {"path": "é\n.py"}],
+)
+def test_entries_within_range_decode(fields: dict[str, object]) -> None:
+    from editengine._journal import _decode
+
+    entry = _decode(_forged(**fields), Path("journal.jsonl"), 1)
+    assert entry.path.endswith(".py")
+
+
+def test_a_files_setuid_bits_are_never_journaled() -> None:
+    entry = Journal(".").entry("a.py", b"x\n", b"y\n", mode=0o4755)
+    assert entry.mode == 0o755
+
+
+@pytest.mark.parametrize("mode", [-5, 10**30, 0o10000, True, "0o644"])
+def test_a_mode_that_is_no_permission_bits_is_refused_when_recorded(mode: object) -> None:
+    from editengine._errors import JournalError
+
+    with pytest.raises(JournalError):
+        Journal(".").entry("a.py", b"x\n", b"y\n", mode=mode)  # type: ignore[arg-type]

@@ -395,12 +395,14 @@ def test_property_undo_and_redo_only_ever_restore_states_seen_and_refusals_chang
         assert snapshot(root) == {name: f"{name} v0\r\n".encode() for name in names}
 
 
-def test_a_write_failing_mid_undo_says_which_steps_happened(
+def test_a_write_failing_mid_undo_puts_back_what_it_wrote(
     engine: EditEngine,
     workspace: Path,
     write: Callable[..., Path],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """An undo of several steps is all or nothing: a disk full on the second restore puts
+    the first back, journals nothing, and the same undo works once the disk has room."""
     from editengine._errors import WriteFailed
     from editengine.files import AnchoredDir
 
@@ -408,24 +410,29 @@ def test_a_write_failing_mid_undo_says_which_steps_happened(
     write("b.txt", "b1\n")
     engine.edit("a.txt", "a1", "a2")
     engine.edit("b.txt", "b1", "b2")
+    entries = len(engine.journal_entries())
     real_write = AnchoredDir.write
     calls: list[str] = []
 
     def failing(folder: AnchoredDir, name: str, data: bytes, **options: object) -> tuple[str, ...]:
         calls.append(name)
         if len(calls) == 2:
-            raise WriteFailed("Could not write a.txt: disk full. The file was left unchanged.")
+            raise OSError(28, "No space left on device")
         return real_write(folder, name, data, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(AnchoredDir, "write", failing)
     with pytest.raises(WriteFailed) as caught:
         engine.undo(steps=2)
-    assert "1 step(s) were restored and journaled: b.txt" in str(caught.value)
-    assert (workspace / "b.txt").read_bytes() == b"b1\n"
+    assert "The undo was rolled back: the 1 file(s) it had already written were put back" in (
+        str(caught.value)
+    )
+    assert (workspace / "b.txt").read_bytes() == b"b2\n"
     assert (workspace / "a.txt").read_bytes() == b"a2\n"
+    assert len(engine.journal_entries()) == entries
     monkeypatch.undo()
-    engine.undo()  # the journal knows b.txt was undone: the next step is a.txt
+    engine.undo(steps=2)
     assert (workspace / "a.txt").read_bytes() == b"a1\n"
+    assert (workspace / "b.txt").read_bytes() == b"b1\n"
 
 
 def test_threads_editing_undoing_and_redoing_at_once_leave_a_journal_that_undoes_to_the_start(
@@ -505,7 +512,7 @@ def test_a_program_ignoring_the_lock_that_writes_during_the_undo_is_not_clobbere
     def read_then_meddle(*args: object, **kwargs: object) -> object:
         snapshot = read_under_lock(*args, **kwargs)  # type: ignore[arg-type]
         reads.append(snapshot)
-        if len(reads) == 2:  # the plan's read, then _apply's own read under the lock
+        if len(reads) == 1:  # right after the plan's read under the lock
             path.write_text("theirs\n")
         return snapshot
 

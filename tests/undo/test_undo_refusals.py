@@ -185,7 +185,7 @@ def test_a_folder_moved_away_during_the_undo_is_refused_and_nothing_is_written(
     def read_then_move(*args: object, **kwargs: object) -> object:
         snapshot = read_under_lock(*args, **kwargs)  # type: ignore[arg-type]
         reads.append(snapshot)
-        if len(reads) == 2:  # the plan's read, then the write's own read
+        if len(reads) == 1:  # right after the plan's read under the lock
             os.rename(workspace / "sub", workspace / "moved")
         return snapshot
 
@@ -346,21 +346,27 @@ def _meddled(
     after_read: int,
     meddle: Callable[[], object],
 ) -> None:
-    """``meddle`` runs right after the undo's ``after_read``-th read of the file: 1 is the
-    plan's check under the lock, 2 the write's own read before it writes."""
+    """``meddle`` runs right after the undo's plan read the file under the lock (1), or
+    right before the write's last look at it (2)."""
+    from editengine.engine import _transaction as transaction
     from editengine.engine import _undo as undo_module
 
     read_under_lock = undo_module._snapshot
-    reads: list[object] = []
+    last_look = transaction.last_look
 
     def read_then_meddle(*args: object, **kwargs: object) -> object:
         snapshot = read_under_lock(*args, **kwargs)  # type: ignore[arg-type]
-        reads.append(snapshot)
-        if len(reads) == after_read:
+        if after_read == 1:
             meddle()
         return snapshot
 
+    def meddle_then_look(*args: object, **kwargs: object) -> object:
+        if after_read == 2:
+            meddle()
+        return last_look(*args, **kwargs)  # type: ignore[arg-type]
+
     monkeypatch.setattr(undo_module, "_snapshot", read_then_meddle)
+    monkeypatch.setattr(transaction, "last_look", meddle_then_look)
 
 
 def _history(engine: EditEngine, write: Callable[..., Path], *, created: bool) -> str:
@@ -606,7 +612,7 @@ def test_a_file_locked_by_another_edit_too_long_is_named(
     assert (workspace / "a.txt").read_bytes() == b"two\n"
 
 
-def test_a_write_failing_after_two_steps_names_both_steps_that_happened(
+def test_a_write_failing_after_two_steps_puts_both_back(
     engine: EditEngine,
     workspace: Path,
     write: Callable[..., Path],
@@ -631,7 +637,8 @@ def test_a_write_failing_after_two_steps_names_both_steps_that_happened(
     with pytest.raises(WriteFailed) as caught:
         engine.undo(steps=3)
 
-    assert "Before this failed, 2 step(s) were restored and journaled: c.txt, b.txt." in str(
-        caught.value
+    assert (
+        "The undo was rolled back: the 2 file(s) it had already written were put back, so no "
+        "file was changed." in str(caught.value)
     )
-    assert [(workspace / f"{n}.txt").read_bytes() for n in "abc"] == [b"a2\n", b"b1\n", b"c1\n"]
+    assert [(workspace / f"{n}.txt").read_bytes() for n in "abc"] == [b"a2\n", b"b2\n", b"c2\n"]

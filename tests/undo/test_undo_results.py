@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from editengine import StaleFile
 from editengine.engine import EditEngine
 
 
@@ -158,6 +159,7 @@ def test_a_journal_that_cannot_take_the_undo_leaves_a_note_and_the_file_restored
 
     entries = journal.entries()
     journal.record = refuse  # type: ignore[method-assign]
+    journal.begin = refuse  # type: ignore[method-assign,assignment]
 
     result = engine.undo()
 
@@ -288,3 +290,76 @@ def test_the_text_keeps_each_diff_whole_but_its_last_newline(
     assert text.endswith(
         "-FLAG = Y\n+FLAG = X\n\n--- a/pad.py\n+++ b/pad.py\n@@ -1 +1 @@\n-pad = 2  \n+pad = 1  "
     )
+
+
+def _listed(engine: EditEngine, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    from editengine.cli import main
+
+    assert engine.journal is not None
+    # A terminal wide enough for each entry to stand on one row (the table wraps to fit).
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("COLUMNS", "250")
+        status = main(["undo", "--list", "--root", str(engine.root),
+                       "--journal-dir", str(engine.journal.base)])  # fmt: skip
+    assert status == 0
+    return capsys.readouterr().out.splitlines()[1:]  # the rows under the header
+
+
+def test_the_listing_marks_only_what_undo_would_accept(
+    engine: EditEngine,
+    workspace: Path,
+    write: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    write("a.txt", "one\n")
+    write("b.txt", "one\n")
+    engine.edit("a.txt", "one", "two")
+    engine.edit("a.txt", "two", "three")
+    engine.edit("b.txt", "one", "two")
+    (workspace / "b.txt").write_text("changed by hand\n")  # undo of b.txt would be refused
+
+    rows = _listed(engine, capsys)
+
+    marks = [(row[0], row[1:].split()[4]) for row in rows[:-1]]
+    assert marks == [("*", "a.txt"), ("*", "a.txt"), (" ", "b.txt")]
+    with pytest.raises(StaleFile):
+        engine.undo("b.txt")
+    engine.undo("a.txt", steps=2)  # both marked writes are indeed undone
+    assert (workspace / "a.txt").read_text() == "one\n"
+
+
+def test_the_listing_escapes_names_that_would_forge_rows_or_send_escape_codes(
+    engine: EditEngine, write: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = "a\x1b[31m.txt"
+    write(name, "one\n")
+    engine.edit(name, "one", "two")
+    assert engine.journal is not None
+    forged = "x.txt  summary\n*     9  2026-01-01 00:00:00  edit       forged.txt"
+    engine.journal.record("b.txt", None, b"x\n", summary=forged)
+
+    rows = _listed(engine, capsys)
+
+    assert len(rows) == 3  # two entries and the legend: no forged row
+    assert "\x1b" not in "".join(rows) and "a\\x1b[31m.txt" in rows[0]
+    assert "\\n*     9" in rows[1]
+
+
+def test_undoing_an_added_file_removes_the_folders_it_created(
+    engine: EditEngine, workspace: Path, write: Callable[..., Path]
+) -> None:
+    write("keep/old.txt", "x\n")
+    engine.apply_patch(
+        "*** Begin Patch\n*** Add File: keep/new/deeper/a.txt\n+a\n"
+        "*** Add File: fresh/b.txt\n+b\n*** End Patch\n"
+    )
+    engine.edit("solo/dir/c.txt", "", "c\n")  # an edit creating folders is not journaled so
+    engine.undo(steps=2)
+    assert sorted(p.relative_to(workspace).as_posix() for p in workspace.rglob("*")) == [
+        "keep",
+        "keep/old.txt",
+        "solo",
+        "solo/dir",
+    ]
+    engine.redo()  # the folders come back with the file
+    assert (workspace / "keep/new/deeper/a.txt").read_text() == "a\n"

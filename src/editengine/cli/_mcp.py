@@ -7,7 +7,7 @@ import os
 import sys
 from typing import Any
 
-from editengine._errors import EditError
+from editengine._errors import BadRequest, EditError
 from editengine.cli._guard import say_error
 from editengine.cli._help import HelpFormatter, examples
 
@@ -16,6 +16,7 @@ EXIT_USAGE = 2
 # The environment variables this command reads (flags win over them).
 ENV_PROVIDER = "EDITENGINE_FIXER_PROVIDER"
 ENV_MODEL = "EDITENGINE_FIXER_MODEL"
+ENV_TOKEN = "EDITENGINE_MCP_TOKEN"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,6 +42,34 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--http",
         metavar="HOST:PORT",
         help="serve streamable HTTP instead of stdio (HOST defaults to 127.0.0.1: ':8765')",
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="with --http: also accept requests whose Host header names NAME (repeatable; "
+        "the loopback names and the bound address are always accepted)",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="with --http: also accept browser requests from ORIGIN, e.g. "
+        "https://app.example (repeatable; pages on the accepted hosts always are)",
+    )
+    parser.add_argument(
+        "--token",
+        metavar="SECRET",
+        help=f"with --http: require 'Authorization: Bearer SECRET' on every request "
+        f"(default: ${ENV_TOKEN}); needed to bind a non-loopback address",
+    )
+    parser.add_argument(
+        "--insecure-bind",
+        action="store_true",
+        help="with --http: allow a non-loopback address without --token (anyone who can "
+        "reach the port can edit the files)",
     )
     parser.add_argument(
         "--provider",
@@ -104,6 +133,7 @@ def lsp_commands(values: list[str]) -> dict[str, list[str]]:
 def run(args: argparse.Namespace) -> int:
     try:
         from editengine.mcp_server import build_server
+        from editengine.mcp_server._http import bind_refusal
     except ImportError as error:
         say_error(
             "missing_dependency",
@@ -111,8 +141,13 @@ def run(args: argparse.Namespace) -> int:
             'Install it with: pip install "editengine[mcp]"',
         )
         return EXIT_USAGE
+    token = args.token or os.environ.get(ENV_TOKEN) or None
     try:
         address = _address(args.http) if args.http else None
+        if address is not None:
+            refused = bind_refusal(address[0], token=token, insecure=args.insecure_bind)
+            if refused is not None:
+                raise BadRequest(refused)
         engine = _engine(args)
     except ImportError as error:
         say_error("provider_config", f"the LLM fixer is not available: {error}")
@@ -125,12 +160,38 @@ def run(args: argparse.Namespace) -> int:
         if address is None:
             server.run("stdio")
         else:
-            host, port = address
-            print(f"editengine MCP server on http://{host}:{port}/mcp", file=sys.stderr, flush=True)
-            server.run("streamable-http", host=host, port=port)
+            _serve_http(server, address, args, token)
     finally:
         engine.close()  # the fixer's clients, and telemetry still on its way to the sinks
     return 0
+
+
+def _serve_http(server: Any, address: tuple[str, int], args: argparse.Namespace,
+                token: str | None) -> None:  # fmt: skip
+    """Streamable HTTP behind the Host/Origin (and token) checks, whatever the bind."""
+    import uvicorn
+
+    from editengine.mcp_server._http import HttpPolicy, http_app, is_loopback
+
+    host, port = address
+    policy = HttpPolicy.for_bind(
+        host, allow_hosts=args.allow_host, allow_origins=args.allow_origin, token=token
+    )
+    shown = f"[{host}]" if ":" in host else host
+    print(f"editengine MCP server on http://{shown}:{port}/mcp", file=sys.stderr, flush=True)
+    print(f"Requests are checked: {policy.describe()}.", file=sys.stderr, flush=True)
+    if not is_loopback(host) and token is None:
+        print(
+            f"WARNING: {host} is reachable from other machines and no --token is set "
+            "(--insecure-bind): anyone who can reach this port can edit the files under "
+            f"{args.root}.",
+            file=sys.stderr,
+            flush=True,
+        )
+    # uvicorn.Server, not uvicorn.run: run() swallows the Ctrl-C that Server re-raises once it
+    # has shut down, and the CLI answers Ctrl-C with one line and status 130.
+    config = uvicorn.Config(http_app(server, policy), host=host, port=port, log_level="warning")
+    uvicorn.Server(config).run()
 
 
 def _address(text: str) -> tuple[str, int]:

@@ -79,10 +79,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list(engine: EditEngine, args: argparse.Namespace) -> int:
-    from editengine.engine._undo import candidates
+    from editengine.engine._undo import undoable
 
     entries = engine.journal_entries(args.path)
-    live = {entry.id for entry in candidates(entries)}
+    live = undoable(engine, entries)
     if args.json:
         rows = [{**entry.to_dict(), "undoable": entry.id in live} for entry in entries]
         print(json.dumps(rows, ensure_ascii=False, indent=2))
@@ -107,11 +107,25 @@ def _list(engine: EditEngine, args: argparse.Namespace) -> int:
         when = datetime.datetime.fromtimestamp(entry.time).strftime("%Y-%m-%d %H:%M:%S")
         mark = "*" if entry.id in live else " "
         table.add_row(
-            mark, str(entry.seq), when, Text(entry.operation), Text(entry.path), Text(entry.summary)
+            mark,
+            str(entry.seq),
+            when,
+            Text(_shown(entry.operation)),
+            Text(_shown(entry.path)),
+            Text(_shown(entry.summary)),
         )
     Console(highlight=False).print(table)
-    print("(* = undoable now, newest last)")
+    print("(* = undo would restore it now, newest last)")
     return EXIT_OK
+
+
+def _shown(text: str) -> str:
+    """``text`` on one line of a terminal: a newline cannot start a forged row, and control
+    characters (escape sequences among them) are shown escaped, not sent."""
+    return "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )
 
 
 def _fail(error: EditError, status: int, *, as_json: bool) -> int:

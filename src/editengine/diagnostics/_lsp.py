@@ -249,7 +249,7 @@ class _Server:
                 document.changed.set()
             await original_exit(process)
 
-        client.server_exit = server_exit  # type: ignore[method-assign,assignment]
+        client.server_exit = server_exit  # type: ignore[method-assign,assignment]  # pygls's client hook, replaced to notice a server that exits
         try:
             await client.start_io(executable, *self.command[1:], cwd=str(self.root))
         except OSError as error:
@@ -404,7 +404,7 @@ def _converter() -> Any:
     from lsprotocol import types
     from pygls.protocol import default_converter
 
-    converter = default_converter()  # type: ignore[no-untyped-call]
+    converter = default_converter()  # type: ignore[no-untyped-call]  # lsprotocol's converter factory has no annotations
     converter.register_structure_hook(
         types.ServerCapabilities, lambda _value, _type: types.ServerCapabilities()
     )

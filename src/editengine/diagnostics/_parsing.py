@@ -89,7 +89,7 @@ _GO_TYPE_ARGUMENT = re.compile(r"^\s*(\[\d*\]|map\[|chan\b|\*\s*[A-Za-z_]|func\s
 
 def _accepted_by_the_language(language: Language, node: object, snippet: str) -> bool:
     """An error node of the grammar that the language's own parser does not report."""
-    parent = node.parent  # type: ignore[attr-defined]
+    parent = node.parent  # type: ignore[attr-defined]  # tree-sitter's Node is typed loosely by its stubs
     return (
         language.name == "go"
         and parent is not None
@@ -99,8 +99,8 @@ def _accepted_by_the_language(language: Language, node: object, snippet: str) ->
 
 
 def _problem(lines: list[bytes], node: object, message: str) -> Problem:
-    start_row, start_byte = node.start_point  # type: ignore[attr-defined]
-    end_row, end_byte = node.end_point  # type: ignore[attr-defined]
+    start_row, start_byte = node.start_point  # type: ignore[attr-defined]  # tree-sitter's Node is typed loosely by its stubs
+    end_row, end_byte = node.end_point  # type: ignore[attr-defined]  # tree-sitter's Node is typed loosely by its stubs
     return Problem(
         start_row,
         _characters(lines, start_row, start_byte),

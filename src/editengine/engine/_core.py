@@ -169,6 +169,8 @@ class EngineCore:
         self.journal: Journal | None = (
             Journal(self.root) if journal is True else journal if journal else None
         )
+        # A patch (or undo) cut short by a crash: every file of it all old or all new again.
+        _undo.recover_interrupted(self)
         self._landed = SHARED_LANDED
         self.syntax_guard = guard_mode(syntax_guard)
         # Language servers start on the first edit of a file of their language, and stay.

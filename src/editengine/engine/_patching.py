@@ -6,8 +6,10 @@
    hunk of every file (the fixer may correct a hunk that no tier places);
 3. ask ``confirm`` once, with the combined diff;
 4. take every file's lock (in one global order), check that no file changed since step 2,
-   then write, each file atomically; a failure in any write restores every file already
-   written (:func:`_write_one` is the single place a file is changed on disk).
+   then commit through the write transaction (:mod:`editengine.engine._transaction`):
+   journaled ahead, each file checked at the last moment and written atomically, every file
+   already written put back on a failure, a crash settled by the next engine or undo. A
+   symbolic link the patch deletes or moves away is removed itself, never its target.
 
 This module is the only one of the patch feature that touches the file layer
 (:mod:`editengine.files`).
@@ -17,11 +19,10 @@ Why one long module: the four steps above are one all-or-nothing transaction ove
 
 from __future__ import annotations
 
-import contextlib
 import os
+import stat
 import time
-import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,18 +33,21 @@ from editengine._errors import (
     BadRequest,
     EditError,
     EditRejected,
+    FileTooLarge,
     MatchError,
     NoMatch,
     PatchFailed,
     StaleFile,
+    WriteFailed,
 )
 from editengine._results import EditResult, TextEdit
 from editengine._state import EditState, FixerCall
 from editengine._text import to_lf
 from editengine.diagnostics import SyntaxCheck, SyntaxGuard, forgiving, guard_edit
+from editengine.engine import _transaction as transaction
 from editengine.engine._callbacks import notify, resolve_sync, run_hooks
 from editengine.engine._fixing import SYNTHESISED_INSTRUCTION, request_key
-from editengine.files import AnchoredDir, FileSnapshot, MissingFolder, Target, sha256_hex
+from editengine.files import FileSnapshot, MissingFolder, Target, sha256_hex
 from editengine.fixer._protocol import FixRequest
 from editengine.patch import AUTO, FileChange, Hunk, Patch, PatchResult, parse_patch
 from editengine.patch._apply import apply_operations
@@ -58,6 +62,9 @@ class _File:
 
     target: Target
     snapshot: FileSnapshot
+    # The path is a symbolic link the patch deletes or moves away: the link is removed,
+    # never the file it leads to (which is still what is read).
+    link: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,6 +99,7 @@ def apply_patch(
         _telemetry_failure(engine, parsed, error, fixer_calls, dry_run, started)
         raise
     changed = [change for change in result.changes if not change.no_change]
+    _check_sizes(engine, changed)
     checks = syntax_checks(engine.syntax_guard, changed, result)  # SyntaxBroken: nothing written
     diffs: dict[str, FileDiff] = {}
     diff = _combined_diff(changed, diffs)
@@ -134,6 +142,15 @@ def _resolve(engine: EngineCore, parsed: Patch) -> tuple[dict[str, _File], Patch
         target = engine.workspace.resolve(path)
         display[path] = target.display
         files.setdefault(target.display, _File(target, FileSnapshot(exists=False)))
+    for op in parsed.operations:
+        leaves = op.kind == "delete" or (op.move_to is not None and op.move_to != op.path)
+        file = files[display[op.path]]
+        if (
+            leaves
+            and file.target.absolute != file.target.real
+            and file.target.absolute.is_symlink()
+        ):
+            file.link = True
     operations = tuple(
         replace(
             op,
@@ -159,18 +176,10 @@ def _read(engine: EngineCore, target: Target) -> FileSnapshot:
     return engine.files.read(target.real, display=target.display, max_bytes=engine.max_file_bytes)
 
 
-@contextlib.contextmanager
-def _locked(engine: EngineCore, files: Sequence[_File] | Any) -> Iterator[None]:
-    """Every file's lock, taken in one global order (their real paths) so two patches
-    naming the same files cannot deadlock."""
-    with contextlib.ExitStack() as stack:
-        seen: set[Path] = set()
-        for file in sorted(files, key=lambda f: os.fspath(f.target.real)):
-            if file.target.real in seen:
-                continue
-            seen.add(file.target.real)
-            stack.enter_context(engine._locks.hold(file.target.real, display=file.target.display))
-        yield
+def _locked(engine: EngineCore, files: Sequence[_File] | Any) -> Any:
+    """Every file's lock, taken in one global order so two patches naming the same files
+    cannot deadlock."""
+    return engine._locks.hold_all((file.target.real, file.target.display) for file in files)
 
 
 # ---------------------------------------------------------------------- the fixer
@@ -306,51 +315,123 @@ def _confirmed(
 def _commit(
     engine: EngineCore, files: dict[str, _File], changed: list[FileChange], strategy: str
 ) -> tuple[str, ...]:
-    """Write every change under every lock; on any failure restore what was written.
-    Returns the notes of the journal (one group, so one undo step takes the patch back)."""
+    """Write every change under every lock, journaled ahead as one group (one undo step
+    takes the patch back); on any failure every file already written is put back."""
     steps = [_step(files[change.path], change) for change in changed]
-    notes: list[str] = []
+    links = [step.file for step in steps if step.file.link and step.data is None]
+    steps = [step for step in steps if not (step.file.link and step.data is None)]
+    group = transaction.new_group()
     with _locked(engine, [step.file for step in steps]):
+        writes = []
         for step in steps:
-            current = _read(engine, step.file.target)
-            if current.sha256 != step.file.snapshot.sha256:
+            target, snapshot = step.file.target, step.file.snapshot
+            current = _read(engine, target)
+            if current.sha256 != snapshot.sha256:
                 raise StaleFile(
-                    f"{step.file.target.display} changed on disk while the patch was being "
+                    f"{target.display} changed on disk while the patch was being "
                     "prepared; nothing was written.",
-                    path=step.file.target.display,
+                    path=target.display,
                     hint="Read the file again and redo the patch against its current content.",
                 )
-        done: list[tuple[_Step, list[tuple[str, ...]]]] = []
-        try:
-            for step in steps:
-                done.append((step, _write_one(engine, step)))
-        except BaseException as error:
-            restored = _restore(engine, done)
-            if isinstance(error, EditError):
-                error.add_note_for_agent(
-                    f"The patch was rolled back: {restored} file(s) already written were "
-                    "restored; no file was changed."
-                )
-            raise
-        group = uuid.uuid4().hex[:16]
-        for step in steps:
-            snapshot = step.file.snapshot
-            notes.extend(
-                engine._record_write(
-                    step.file.target,
-                    snapshot.data if snapshot.exists else None,
-                    step.data,
-                    strategy=strategy,
-                    operation="patch",
-                    summary=f"Patched {step.file.target.display}",
+            parts = engine.files.parts_of(target.real)[1]
+            writes.append(
+                transaction.FileWrite(
+                    target=target,
+                    before=snapshot.data if snapshot.exists else None,
+                    after=step.data,
                     mode=snapshot.mode,
+                    summary=f"Patched {target.display}",
+                    strategy=strategy,
+                    stale=_changed_during(target),
+                    folder_gone=_folder_gone(target),
                     group=group,
+                    folders=0
+                    if snapshot.exists or step.data is None
+                    else len(transaction.missing_folders(engine, parts, target.display)),
                 )
             )
-    for step in steps:
-        if engine.read_tracker is not None and step.data is not None:
-            engine.read_tracker.record(os.fspath(step.file.target.real), sha256_hex(step.data))
-    return tuple(dict.fromkeys(notes))
+
+        def rolled_back(error: EditError, restored: int) -> None:
+            error.add_note_for_agent(
+                f"The patch was rolled back: {restored} file(s) already written were "
+                "restored; no file was changed."
+            )
+
+        _, notes = transaction.commit(
+            engine,
+            writes,
+            operation="patch",
+            group=group,
+            on_failure=rolled_back,
+        )
+    return notes + tuple(_remove_link(engine, file) for file in links)
+
+
+def _remove_link(engine: EngineCore, file: _File) -> str:
+    """Remove the symbolic link ``file`` names (never the file it leads to); a note, since
+    the journal keeps bytes, not links, and undo cannot bring the link back."""
+    lexical = file.target.absolute
+    display = file.target.display
+    parent = Path(os.path.realpath(lexical.parent))
+    try:
+        parts = parent.relative_to(engine.workspace.real_root).parts
+        with engine.files.directory(tuple(parts), display=display) as folder:
+            info = os.stat(lexical.name, dir_fd=folder.fd, follow_symlinks=False)
+            if not stat.S_ISLNK(info.st_mode):
+                raise StaleFile(
+                    f"{display} is no longer a symbolic link; it was left as it is.", path=display
+                )
+            os.unlink(lexical.name, dir_fd=folder.fd)
+    except (OSError, ValueError, MissingFolder) as error:
+        raise WriteFailed(
+            f"The other files of the patch were written, but the link {display} could not "
+            f"be removed: {error}.",
+            path=display,
+        ) from error
+    return (
+        f"{display} was a symbolic link: the link was removed and the file it led to was "
+        "kept; undo does not bring the link back."
+    )
+
+
+def _changed_during(target: Target) -> transaction.Stale:
+    def stale(current: bytes | None) -> EditError:
+        what = "deleted" if current is None else "changed"
+        return StaleFile(
+            f"{target.display} was {what} by another program during the patch; "
+            "nothing was written.",
+            path=target.display,
+            hint="Read the file again and redo the patch.",
+        )
+
+    return stale
+
+
+def _check_sizes(engine: EngineCore, changed: list[FileChange]) -> None:
+    """A patch writes no file an edit could not then read: the edit size limit holds."""
+    for change in changed:
+        if change.new_content is None:
+            continue
+        size = len(change.new_content.encode("utf-8", "surrogatepass"))
+        if size > engine.max_file_bytes:
+            raise FileTooLarge(
+                f"The patch would make {change.path} {size:,} bytes, over the "
+                f"{engine.max_file_bytes:,}-byte limit for editing; nothing was written.",
+                path=change.path,
+                hint="Split the content over smaller files, or raise max_file_bytes.",
+            )
+
+
+def _folder_gone(target: Target) -> Callable[[], EditError]:
+    def gone() -> EditError:
+        return StaleFile(
+            f"The folder of {target.display} was moved or deleted during the patch; "
+            "nothing was written.",
+            path=target.display,
+            hint="Check the folder layout, read the files again and redo the patch.",
+        )
+
+    return gone
 
 
 def _step(file: _File, change: FileChange) -> _Step:
@@ -364,93 +445,6 @@ def _step(file: _File, change: FileChange) -> _Step:
             f"UTF-8 ({error.reason}); nothing was written.",
             hint="Remove lone surrogate escapes (such as \\ud800) from the patch.",
         ) from error
-
-
-def _write_one(engine: EngineCore, step: _Step) -> list[tuple[str, ...]]:
-    """Change one file on disk (the lock is held), every access anchored to the workspace
-    root by folder descriptors; return the folders it created (outermost first)."""
-    target, snapshot = step.file.target, step.file.snapshot
-    name, parts = engine.files.parts_of(target.real)
-    created = [] if snapshot.exists else _missing_folders(engine, parts, target.display)
-    try:
-        with engine.files.directory(
-            parts, display=target.display, create=step.data is not None and bool(created)
-        ) as folder:
-            if step.data is None:
-                folder.delete(name, display=target.display)
-                return []
-            try:
-                folder.write(
-                    name,
-                    step.data,
-                    display=target.display,
-                    mode=snapshot.mode,
-                    before_replace=lambda: _still_same(engine, folder, name, target, snapshot),
-                )
-            except BaseException:
-                folder.remove_created()
-                raise
-    except MissingFolder:
-        raise StaleFile(
-            f"The folder of {target.display} was moved or deleted during the patch; "
-            "nothing was written.",
-            path=target.display,
-            hint="Check the folder layout, read the files again and redo the patch.",
-        ) from None
-    return created
-
-
-def _missing_folders(
-    engine: EngineCore, parts: tuple[str, ...], display: str
-) -> list[tuple[str, ...]]:
-    """The folders on ``parts`` that do not exist yet (outermost first)."""
-    for depth in range(1, len(parts) + 1):
-        try:
-            with engine.files.directory(parts[:depth], display=display):
-                pass
-        except MissingFolder:
-            return [parts[:end] for end in range(depth, len(parts) + 1)]
-    return []
-
-
-def _still_same(
-    engine: EngineCore, folder: AnchoredDir, name: str, target: Target, snapshot: FileSnapshot
-) -> None:
-    current = folder.read(name, display=target.display, max_bytes=engine.max_file_bytes)
-    if current.sha256 != snapshot.sha256:
-        raise StaleFile(
-            f"{target.display} was changed by another program during the patch; "
-            "nothing was written.",
-            path=target.display,
-            hint="Read the file again and redo the patch.",
-        )
-
-
-def _restore(engine: EngineCore, done: list[tuple[_Step, list[tuple[str, ...]]]]) -> int:
-    """Put back every file already written, last first; the count restored."""
-    restored = 0
-    for step, created_dirs in reversed(done):
-        target, snapshot = step.file.target, step.file.snapshot
-        name, parts = engine.files.parts_of(target.real)
-        with contextlib.suppress(OSError, EditError, MissingFolder):
-            with engine.files.directory(parts, display=target.display) as folder:
-                if snapshot.exists:
-                    folder.write(name, snapshot.data, display=target.display, mode=snapshot.mode)
-                else:
-                    folder.delete(name, display=target.display)
-            _remove_dirs(engine, created_dirs, target.display)
-            restored += 1
-    return restored
-
-
-def _remove_dirs(engine: EngineCore, folders: list[tuple[str, ...]], display: str) -> None:
-    """Remove the folders a rolled-back write created, innermost first, if still empty."""
-    for parts in reversed(folders):
-        with (
-            contextlib.suppress(OSError, EditError, MissingFolder),
-            engine.files.directory(parts[:-1], display=display) as parent,
-        ):
-            os.rmdir(parts[-1], dir_fd=parent.fd)
 
 
 # ---------------------------------------------------------------------- reporting

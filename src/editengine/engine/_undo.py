@@ -5,20 +5,20 @@ newest anywhere in the workspace, or the newest of one file. A write is reversed
 the file still has the sha256 the journal recorded after it: otherwise someone changed it
 since, and the undo is refused with :class:`~editengine.StaleFile` naming the file,
 before anything is written. Every step is checked first (all or nothing on a refusal);
-then each step is written atomically and journaled as an ``undo`` entry, which
-``engine.redo()`` can reverse in turn (until the file is edited again).
+then every step is committed through the write transaction (``engine/_transaction.py``):
+journaled ahead, each file checked at the last moment and written atomically, all put back
+if any write fails, and journaled as ``undo`` entries, which ``engine.redo()`` can reverse in
+turn (until the file is edited again).
 
-Why one long module: checking every step, writing each atomically and journaling the undo
-are one all-or-nothing transaction.
+Why one long module: choosing the steps, checking them and describing what was restored
+belong to one operation.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import os
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -34,7 +34,8 @@ from editengine._errors import (
     UnsupportedEncoding,
 )
 from editengine._journal import Journal, JournalEntry
-from editengine.files import AnchoredDir, FileSnapshot, MissingFolder, Target
+from editengine.engine import _transaction as transaction
+from editengine.files import FileSnapshot, Target
 
 if TYPE_CHECKING:
     from editengine.engine._core import EngineCore
@@ -187,6 +188,50 @@ def record_write(
     return ()
 
 
+def undoable(engine: EngineCore, entries: Sequence[JournalEntry]) -> set[str]:
+    """The ids of the entries an undo would restore now: in effect, restorable, their
+    path still leading to the file written, that file still as the newest write of it in
+    effect left it (older writes of the file are reached by undoing the newer first), and
+    every other file of their group (one patch) undoable too."""
+    found = candidates(entries)
+    now: dict[str, str | None] = {}
+    accepted: set[str] = set()
+    for entry in found:  # newest first
+        if entry.real not in now:
+            now[entry.real] = _hash_now(engine, entry)
+        restorable = entry.before_sha256 is None or entry.restore is not None
+        if restorable and now[entry.real] == entry.after_sha256:
+            accepted.add(entry.id)
+            now[entry.real] = entry.before_sha256  # what undoing it leaves
+        else:
+            now[entry.real] = "blocked"  # older writes of this file are out of reach
+    refused_groups = {e.group for e in found if e.group is not None and e.id not in accepted}
+    return {e.id for e in found if e.id in accepted and e.group not in refused_groups}
+
+
+def _hash_now(engine: EngineCore, entry: JournalEntry) -> str | None:
+    """The sha256 of the file ``entry`` wrote as it is now (``None``: no file; a text that
+    matches no hash when the path leads elsewhere or cannot be read)."""
+    try:
+        target = engine.workspace.resolve(entry.path)
+        if _relative_real(engine, target) != entry.real:
+            return "elsewhere"
+        snapshot = _snapshot(engine, target)
+    except EditError:
+        return "unreadable"
+    return _sha(snapshot.data) if snapshot.exists else None
+
+
+def recover_interrupted(engine: EngineCore) -> None:
+    """Settle the groups of writes a crashed process left half-done (at engine start):
+    each file all old or all new again. Never fails the caller: what cannot be settled now
+    is logged and left for the next undo."""
+    try:
+        transaction.recover(engine)
+    except (EditError, OSError) as error:
+        logger.warning("could not settle interrupted writes: %s", error)
+
+
 def list_entries(
     engine: EngineCore, *, path: str | os.PathLike[str] | None = None
 ) -> list[JournalEntry]:
@@ -207,46 +252,115 @@ def reverse(
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
         raise BadRequest(f"steps must be a positive integer, got {steps!r}.")
     journal = _journal(engine)
+    transaction.recover(engine)  # a group of writes cut short by a crash is settled first
     real = _real_key(engine, path) if path is not None else None
     operation = "redo" if redo else "undo"
     for _ in range(_PLAN_ATTEMPTS):
         chosen = _choose(journal.entries(), redo=redo, real=real, steps=steps, path=path)
         targets = _targets(engine, chosen)
-        with contextlib.ExitStack() as stack:
-            for key in sorted(targets):
-                target = targets[key]
-                stack.enter_context(engine._locks.hold(target.real, display=target.display))
+        with engine._locks.hold_all((t.real, t.display) for t in targets.values()):
             # Writes may have landed while we waited for the locks: decide again, and go on
             # only if the same files are concerned (their locks are the ones we hold).
             again = _choose(journal.entries(), redo=redo, real=real, steps=steps, path=path)
             if [entry.id for entry in again] != [entry.id for entry in chosen]:
                 continue
-            steps_planned = _check(engine, chosen, targets)
-            restored: list[RestoredFile] = []
-            notes: list[str] = []
-            groups: dict[str, str] = {}  # a reversed group is journaled as one group too
-            for entry, before, after in steps_planned:
-                group = None
-                if entry.group is not None:
-                    group = groups.setdefault(entry.group, uuid.uuid4().hex[:16])
-                try:
-                    item, note = _apply(
-                        engine, targets[entry.real], entry, before, after, operation, group
+            planned, modes = _check(engine, chosen, targets)
+            writes = _writes(engine, planned, targets, modes, operation)
+
+            def rolled_back(error: EditError, restored: int) -> None:
+                error.add_note_for_agent(
+                    f"The {operation} was rolled back: the {restored} file(s) it had already "
+                    "written were put back, so no file was changed."
+                )
+
+            _, notes = transaction.commit(
+                engine,
+                writes,
+                operation=operation,
+                group=transaction.new_group(),
+                on_failure=rolled_back,
+            )
+            restored = []
+            for (entry, before, after), write in zip(planned, writes, strict=True):
+                if after is None and entry.folders:
+                    transaction.remove_empty_folders(
+                        engine, transaction.created_by(engine, write.target, entry)
                     )
-                except EditError as error:  # a write failed: say which steps did happen
-                    if restored:
-                        done = ", ".join(item.file_path for item in restored)
-                        error.add_note_for_agent(
-                            f"Before this failed, {len(restored)} step(s) were restored and "
-                            f"journaled: {done}."
-                        )
-                    raise
-                restored.append(item)
-                notes.extend(note)
-            return UndoResult(operation=operation, restored=tuple(restored), notes=tuple(notes))
+                restored.append(_restored(write.target, entry, before, after))
+            return UndoResult(operation=operation, restored=tuple(restored), notes=notes)
     raise JournalError(
         "The journal kept changing while the undo was being planned; nothing was restored.",
         hint="Other processes are editing these files. Retry in a moment.",
+    )
+
+
+def _writes(
+    engine: EngineCore,
+    planned: Sequence[tuple[JournalEntry, bytes | None, bytes | None]],
+    targets: dict[str, Target],
+    modes: dict[str, int | None],
+    operation: str,
+) -> list[transaction.FileWrite]:
+    """One write per planned step; the steps of one reversed group share a new group."""
+    groups: dict[str, str] = {}
+    writes = []
+    for entry, before, after in planned:
+        target = targets[entry.real]
+        group = None
+        if entry.group is not None:
+            group = groups.setdefault(entry.group, transaction.new_group())
+        parts = engine.files.parts_of(target.real)[1]
+        creates = before is None and after is not None
+        writes.append(
+            transaction.FileWrite(
+                target=target,
+                before=before,
+                after=after,
+                mode=modes.get(entry.real) if before is not None else entry.mode,
+                summary=f"{operation} of: {entry.summary or entry.operation + ' ' + entry.path}",
+                strategy=operation,
+                stale=_stale_now(entry),
+                folder_gone=_folder_gone(target),
+                not_text=lambda target=target: _no_longer_text(target),  # type: ignore[misc]  # a default argument binds each target: mypy cannot type a lambda's default
+                reverses=entry.id,
+                group=group,
+                folders=len(transaction.missing_folders(engine, parts, target.display))
+                if creates
+                else 0,
+            )
+        )
+    return writes
+
+
+def _stale_now(entry: JournalEntry) -> transaction.Stale:
+    def stale(current: bytes | None) -> EditError:
+        return _stale(entry, current, _sha(current), first=True)
+
+    return stale
+
+
+def _folder_gone(target: Target) -> Callable[[], EditError]:
+    def gone() -> EditError:
+        return StaleFile(
+            f"The folder of {target.display} was moved or deleted during the undo; "
+            "nothing was restored.",
+            path=target.display,
+            hint="Check the folder layout and run undo again.",
+        )
+
+    return gone
+
+
+def _restored(
+    target: Target, entry: JournalEntry, before: bytes | None, after: bytes | None
+) -> RestoredFile:
+    diff = unified_diff(_text(before), _text(after), target.display, created=before is None).text
+    return RestoredFile(
+        file_path=target.display,
+        reversed_entry=entry,
+        hash_before=_sha(before),
+        hash_after=_sha(after),
+        diff=diff,
     )
 
 
@@ -337,11 +451,15 @@ def _targets(engine: EngineCore, chosen: Sequence[JournalEntry]) -> dict[str, Ta
 
 def _check(
     engine: EngineCore, chosen: Sequence[JournalEntry], targets: dict[str, Target]
-) -> list[tuple[JournalEntry, bytes | None, bytes | None]]:
-    """Every step's (entry, bytes now, bytes after reversing), or StaleFile before any write."""
+) -> tuple[list[tuple[JournalEntry, bytes | None, bytes | None]], dict[str, int | None]]:
+    """Every step's (entry, bytes now, bytes after reversing) and each file's permission
+    bits now, or StaleFile before any write."""
     state: dict[str, bytes | None] = {}
+    modes: dict[str, int | None] = {}
     for key, target in targets.items():
-        state[key] = _current_bytes(engine, target)
+        snapshot = _snapshot(engine, target)
+        state[key] = snapshot.data if snapshot.exists else None
+        modes[key] = snapshot.mode
     planned: list[tuple[JournalEntry, bytes | None, bytes | None]] = []
     for entry in chosen:
         current = state[entry.real]
@@ -351,7 +469,7 @@ def _check(
         restored = entry.restores(current)
         planned.append((entry, current, restored))
         state[entry.real] = restored
-    return planned
+    return planned, modes
 
 
 def _stale(
@@ -377,102 +495,6 @@ def _stale(
     )
 
 
-def _apply(
-    engine: EngineCore,
-    target: Target,
-    entry: JournalEntry,
-    before: bytes | None,
-    after: bytes | None,
-    operation: str,
-    group: str | None,
-) -> tuple[RestoredFile, tuple[str, ...]]:
-    """Write one planned step (file lock held) and journal it."""
-    current = _snapshot(engine, target)
-    if (current.data if current.exists else None) != before:
-        # Another program, ignoring our lock, wrote it since the check.
-        raise _stale(entry, current.data if current.exists else None, current.sha256, first=True)
-    mode = current.mode if current.exists else entry.mode
-
-    def still_before(folder: AnchoredDir, name: str) -> None:
-        # The last check, right before the rename (or unlink), against a program that
-        # ignores our lock and wrote the file since it was read above.
-        try:
-            now = folder.read(name, display=target.display, max_bytes=_NO_LIMIT)
-        except (BinaryFile, UnsupportedEncoding) as error:
-            raise _no_longer_text(target) from error
-        if (now.data if now.exists else None) != before:
-            raise _stale(entry, now.data if now.exists else None, now.sha256, first=True)
-
-    _write_anchored(
-        engine, target, after, mode=mode, creates=not current.exists, check=still_before
-    )
-    hash_after = _sha(after)
-    tracker = engine.read_tracker
-    if tracker is not None:
-        if hash_after is None:
-            tracker.forget(os.fspath(target.real))
-        else:
-            tracker.record(os.fspath(target.real), hash_after)
-    notes = record_write(
-        engine,
-        target,
-        before,
-        after,
-        strategy=operation,
-        operation=operation,
-        summary=f"{operation} of: {entry.summary or entry.operation + ' ' + entry.path}",
-        mode=current.mode if current.exists else entry.mode,
-        reverses=entry.id,
-        group=group,
-    )
-    diff = unified_diff(_text(before), _text(after), target.display, created=before is None).text
-    restored = RestoredFile(
-        file_path=target.display,
-        reversed_entry=entry,
-        hash_before=_sha(before),
-        hash_after=hash_after,
-        diff=diff,
-    )
-    return restored, notes
-
-
-def _write_anchored(
-    engine: EngineCore,
-    target: Target,
-    data: bytes | None,
-    *,
-    mode: int | None,
-    creates: bool,
-    check: Callable[[AnchoredDir, str], None] | None = None,
-) -> None:
-    """Write (or, for ``None``, delete) the file through the workspace's folder descriptors,
-    as every edit does: a folder swapped for a link meanwhile cannot redirect the restore.
-    ``check(folder, name)`` runs last, right before the file is replaced or removed."""
-    name, parts = engine.files.parts_of(target.real)
-    try:
-        with engine.files.directory(
-            parts, display=target.display, create=creates and data is not None
-        ) as folder:
-            last = (lambda: check(folder, name)) if check is not None else None
-            if data is None:
-                if last is not None:
-                    last()
-                folder.delete(name, display=target.display)
-                return
-            try:
-                folder.write(name, data, display=target.display, mode=mode, before_replace=last)
-            except BaseException:
-                folder.remove_created()
-                raise
-    except MissingFolder:
-        raise StaleFile(
-            f"The folder of {target.display} was moved or deleted during the undo; "
-            "nothing was restored.",
-            path=target.display,
-            hint="Check the folder layout and run undo again.",
-        ) from None
-
-
 def _snapshot(engine: EngineCore, target: Target) -> FileSnapshot:
     try:
         return engine.files.read(target.real, display=target.display, max_bytes=_NO_LIMIT)
@@ -488,11 +510,6 @@ def _no_longer_text(target: Target) -> StaleFile:
         path=target.display,
         hint="Restore the file from version control, or fix it by hand.",
     )
-
-
-def _current_bytes(engine: EngineCore, target: Target) -> bytes | None:
-    snapshot = _snapshot(engine, target)
-    return snapshot.data if snapshot.exists else None
 
 
 def _text(data: bytes | None) -> str:

@@ -154,9 +154,15 @@ class AnchoredDir:
             after_replace=self.verify,
         )
 
-    def delete(self, name: str, *, display: str) -> None:
-        """Remove the file ``name`` (never a folder); the folder is verified first."""
+    def delete(
+        self, name: str, *, display: str, before_delete: Callable[[], None] | None = None
+    ) -> None:
+        """Remove the file ``name`` (never a folder; a link itself, not what it leads to);
+        the folder is verified first, then ``before_delete`` (which may raise to keep the
+        file: the last check that nobody saved it meanwhile) runs right before the unlink."""
         self.verify()
+        if before_delete is not None:
+            before_delete()
         try:
             os.unlink(name, dir_fd=self.fd)
         except OSError as exc:

@@ -1,18 +1,21 @@
 """One writer per file: a thread lock inside the process, an advisory file lock across processes.
 
-Lock files live in a directory of their own (never in the user's workspace), named by a
-sha256 of the file's real path, so every process editing the same file meets on the same
-lock whatever path spelling or symlink it came through.
+Lock files live in a directory of their own (never in the user's workspace). A file's lock
+is one of :data:`STRIPES` lock files, picked by a sha256 of its real path, so every process
+editing the same file meets on the same lock whatever path spelling or symlink it came
+through, and a writer holding the locks of a thousand files (a large patch) keeps at most
+:data:`STRIPES` lock files open. Two files that share a stripe only wait for each other.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import os
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -21,6 +24,8 @@ import filelock
 from editengine._errors import WriteFailed
 
 DEFAULT_LOCK_TIMEOUT = 30.0
+#: How many lock files the locks of all files are spread over.
+STRIPES = 256
 
 
 def default_lock_dir() -> Path:
@@ -43,27 +48,31 @@ class PathLocks:
         self.timeout = timeout
         self.poll_interval = poll_interval
         self._guard = threading.Lock()
-        self._thread_locks: dict[str, threading.Lock] = {}
+        self._thread_locks: dict[int, threading.RLock] = {}
+        self._process_locks: dict[int, filelock.FileLock] = {}
+
+    def stripe_of(self, real_path: Path) -> int:
+        """Which of the :data:`STRIPES` locks guards the file at ``real_path``."""
+        digest = hashlib.sha256(os.fsencode(real_path)).digest()
+        return int.from_bytes(digest[:4], "big") % STRIPES
 
     def lock_file_for(self, real_path: Path) -> Path:
-        digest = hashlib.sha256(os.fsencode(real_path)).hexdigest()
-        return self.lock_dir / f"{digest}.lock"
+        return self.lock_dir / f"stripe-{self.stripe_of(real_path):03d}.lock"
 
     @contextmanager
     def hold(self, real_path: Path, *, display: str) -> Iterator[None]:
-        """Hold the file's lock; :class:`WriteFailed` when it stays busy past the timeout."""
-        key = os.fspath(real_path)
-        # Threads queue on a plain lock (fast hand-over); only the holder polls the file
+        """Hold the file's lock; :class:`WriteFailed` when it stays busy past the timeout.
+        A thread may take a lock it holds again (two files of one stripe)."""
+        stripe = self.stripe_of(real_path)
+        # Threads queue on a thread lock (fast hand-over); only the holder polls the file
         # lock, which other processes contend for.
-        thread_lock = self._thread_lock(key)
+        thread_lock = self._thread_lock(stripe)
         if not thread_lock.acquire(timeout=self.timeout if self.timeout >= 0 else -1):
             raise _busy(display, self.timeout)
         try:
             try:
                 self._ensure_lock_dir()
-                process_lock = filelock.FileLock(
-                    self.lock_file_for(real_path), timeout=self.timeout, thread_local=False
-                )
+                process_lock = self._process_lock(stripe, real_path)
                 process_lock.acquire(poll_interval=self.poll_interval)
             except filelock.Timeout as exc:
                 raise _busy(display, self.timeout) from exc
@@ -81,6 +90,19 @@ class PathLocks:
         finally:
             thread_lock.release()
 
+    @contextmanager
+    def hold_all(self, files: Iterable[tuple[Path, str]]) -> Iterator[None]:
+        """Hold the locks of several files (``(real path, display)`` pairs), taken in one
+        global order (their stripes) so two writers naming the same files cannot deadlock.
+        Each held stripe keeps a file open (at most :data:`STRIPES`): the process's limit of
+        open files is raised (up to its hard limit) when the count would come near it."""
+        unique = dict(sorted((self.stripe_of(real), (real, display)) for real, display in files))
+        _room_for_open_files(len(unique))
+        with contextlib.ExitStack() as stack:
+            for real, display in unique.values():
+                stack.enter_context(self.hold(real, display=display))
+            yield
+
     def _ensure_lock_dir(self) -> None:
         self.lock_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         # A shared temp dir: a folder of that name made by another user is not ours to trust.
@@ -90,12 +112,44 @@ class PathLocks:
                 errno.EPERM, f"the lock directory {self.lock_dir} belongs to another user"
             )
 
-    def _thread_lock(self, key: str) -> threading.Lock:
+    def _thread_lock(self, stripe: int) -> threading.RLock:
         with self._guard:
-            lock = self._thread_locks.get(key)
+            lock = self._thread_locks.get(stripe)
             if lock is None:
-                lock = self._thread_locks[key] = threading.Lock()
+                lock = self._thread_locks[stripe] = threading.RLock()
             return lock
+
+    def _process_lock(self, stripe: int, real_path: Path) -> filelock.FileLock:
+        """The stripe's file lock, one object per stripe (used by one thread at a time,
+        the thread lock's holder; taking it again only counts up)."""
+        with self._guard:
+            lock = self._process_locks.get(stripe)
+            if lock is None:
+                lock = self._process_locks[stripe] = filelock.FileLock(
+                    self.lock_file_for(real_path), timeout=self.timeout, thread_local=False
+                )
+            return lock
+
+
+# Descriptors left for everything else a writer opens (folders, temp files, the journal).
+_SPARE_FILES = 256
+
+
+def _room_for_open_files(count: int) -> None:
+    """Raise the soft limit of open files so ``count`` lock files fit beside the spare
+    ones; never above the hard limit (then the lock that does not fit fails as usual)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = count + _SPARE_FILES
+    if soft == resource.RLIM_INFINITY or wanted <= soft:
+        return
+    limit = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if limit > soft:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
 
 
 def _busy(display: str, timeout: float) -> WriteFailed:

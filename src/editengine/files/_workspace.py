@@ -8,6 +8,7 @@ resolved, the file's and its parents') lie inside the workspace root. That refus
 from __future__ import annotations
 
 import os
+import posixpath
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -60,6 +61,10 @@ class Workspace:
         # realpath of the joined path, not of the normalised one: the OS resolves a symlink
         # before the ``..`` that follows it, and so must the guard.
         real = _realpath(joined, raw)
+        if ".." in given.parts and _realpath(lexical, raw) != real:
+            # ``sub/../a.py`` through a linked ``sub`` is where the link's parent holds
+            # a.py, not the root's a.py: named, reported and keyed by where it really is.
+            lexical = real
         inside_lexically = _is_within(lexical, self.root) or _is_within(lexical, self.real_root)
         if not inside_lexically or not _is_within(real, self.real_root):
             raise PathOutsideWorkspace(
@@ -114,6 +119,16 @@ def _as_text(file_path: object) -> str:
         raise BadRequest("file_path is empty: give the path of the file to edit.")
     if "\x00" in file_path:
         raise BadRequest("file_path contains a NUL character.")
+    as_posix = posixpath.normpath(file_path.replace("\\", "/"))
+    if "\\" in file_path and (as_posix == ".." or as_posix.startswith("../")):
+        # One path rule for every front end: read with Windows separators, ``..\\x`` leads
+        # out of the workspace (a patch's paths are refused the same way).
+        raise PathOutsideWorkspace(
+            f"Refused {file_path!r}: read with '\\' as a separator it points outside the "
+            "workspace.",
+            path=file_path,
+            hint="Use a path relative to the workspace root, with '/' between folders.",
+        )
     if file_path.endswith(("/", os.sep)) or file_path.endswith(("/.", "/..")):
         raise BadRequest(
             f"file_path {file_path!r} ends with a slash, so it names a folder, not a file.",

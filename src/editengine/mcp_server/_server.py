@@ -58,6 +58,7 @@ from editengine._version import __version__
 from editengine.diagnostics import errors_block
 from editengine.engine import EditEngine
 from editengine.files import read_snapshot
+from editengine.mcp_server._sessions import SessionReadTrackers, enter_session, leave_session
 
 logger = logging.getLogger("editengine")
 
@@ -144,6 +145,10 @@ def build_server(engine: EditEngine, *, confirm: bool = False) -> MCPServer:
     """
     if confirm:
         engine.confirm = _elicit_approval
+    tracker = engine.read_tracker
+    if tracker is not None and not isinstance(tracker, SessionReadTrackers):
+        # One tracker per MCP session: what one client read says nothing about another.
+        engine.read_tracker = SessionReadTrackers(require_read=tracker.require_read)
     tools = [
         _tool(_read_tool(engine), "read", "tool_read.md", READ_PARAMETERS, read_only=True),
         _tool(_edit_tool(engine), "edit", "tool_edit.md", _tools.EDIT_PARAMETERS),
@@ -182,7 +187,11 @@ class _RawArgumentsTool(Tool):
     async def run(
         self, arguments: dict[str, Any], context: Any, convert_result: bool = False
     ) -> Any:
-        result = await self.fn(dict(arguments or {}), context)
+        session = enter_session(context)  # reads are remembered per session
+        try:
+            result = await self.fn(dict(arguments or {}), context)
+        finally:
+            leave_session(session)
         return self.fn_metadata.convert_result(result) if convert_result else result
 
 

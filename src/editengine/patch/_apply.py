@@ -204,8 +204,18 @@ class _Run:
         if op.kind == "add":
             self._add(op)
         elif op.kind == "delete":
-            if self.current(op.path) is None:
+            current = self.current(op.path)
+            if current is None:
                 raise _failed(op, _missing(op.path, "delete"))
+            if op.content is not None and not _same_lines(current, op.content):
+                raise _failed(
+                    op,
+                    NoMatch(
+                        f"the diff deletes {op.path}, but its '-' lines are not the file's "
+                        "content; nothing was deleted.",
+                        hint="Give every line of the file as a '-' line, or leave the file.",
+                    ),
+                )
             self.state[op.path] = None
         else:
             self._update(op)
@@ -332,8 +342,13 @@ class _Run:
             partial = _as_fragment(hunk)
             if partial is None:
                 raise
+            # A quote of several lines still starts at a line start (only its last line may
+            # be cut short): found inside a line it would be written into that line.
+            cascade = None
+            if "\n" in partial.before:
+                cascade = whole_line_cascade(self.cascade, whole_end=False)
             try:
-                return self._seek(content, partial.before, partial.after, partial, cursor)
+                return self._seek(content, partial.before, partial.after, partial, cursor, cascade)
             except MatchError:
                 raise error from None
         partial = _without_final_newline(hunk)
@@ -376,11 +391,13 @@ class _Run:
         tail = 0
         while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
             tail += 1
-        # The changed lines begin and end on text, not on a blank line a tier might trim.
-        while head and (not old[head].strip() or (head < len(new) and not new[head].strip())):
+        # The changed lines begin and end on text, not on a blank line a tier might trim;
+        # lines only added after (or before) the context have no old line at that edge, so
+        # the edge moves back onto the nearest context line.
+        while head and (not _text_at(old, head) or (head < len(new) and not new[head].strip())):
             head -= 1
         while tail and (
-            not old[len(old) - 1 - tail].strip()
+            not _text_at(old, len(old) - 1 - tail)
             or (len(new) - 1 - tail >= 0 and not new[len(new) - 1 - tail].strip())
         ):
             tail -= 1
@@ -647,6 +664,17 @@ def _add_lines(content: str, hunk: Hunk, cursor: int) -> tuple[TextEdit, int]:
 
 # A line ends at CRLF, LF or a lone CR, as the cascade reads lines (text.to_lf).
 _NEWLINE = re.compile("\r\n|\r|\n")
+
+
+def _same_lines(content: str, quoted: str) -> bool:
+    """Whether ``quoted`` (a diff's '-' lines) is ``content``, whatever the line endings and
+    the final newline."""
+    return to_lf(content).removeprefix("\ufeff").rstrip("\n") == to_lf(quoted).rstrip("\n")
+
+
+def _text_at(lines: list[str], index: int) -> bool:
+    """Whether ``lines[index]`` exists and holds text (not blank)."""
+    return 0 <= index < len(lines) and bool(lines[index].strip())
 
 
 def _line_count(text: str) -> int:
@@ -991,7 +1019,10 @@ def _in_hunk_terms(message: str) -> str:
     message = message.replace("old_string", "the hunk's old lines (context and '-' lines)", 1)
     message = message.replace("old_string", "the old lines")
     message = message.replace("new_string", "the new lines")
-    return message[:1].upper() + message[1:]
+    first = message.split(" ", 1)[0]
+    if first.isalpha():  # a sentence's first word, never a path ("a.py already exists")
+        return message[:1].upper() + message[1:]
+    return message
 
 
 def _verb(op: FileOperation) -> str:

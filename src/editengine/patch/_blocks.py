@@ -123,12 +123,16 @@ def _path_of(line: str) -> str | None:
     if text.startswith(FENCE):
         rest = text.lstrip("`").strip()
         return rest if rest and ("." in rest or "/" in rest) else None
-    text = text.rstrip(":").lstrip("#").strip().strip("`*").strip()
+    text = text.rstrip(":").lstrip("#").strip()
+    quoted = len(text) > 2 and text[0] == text[-1] == "`"  # `my file.py`: a name as written
+    text = text.strip("`*").strip()
     labelled = _LABEL.match(text)
     if labelled:
         text = labelled.group(1).strip().strip("`*").strip()
-    if not text or (any(c.isspace() for c in text) and "." not in text and "/" not in text):
-        return None  # prose ("Here is the change:"), not a path
+    if not text or (any(c.isspace() for c in text) and not (quoted or labelled)):
+        # A path line is a path and nothing else: "Add this at the end of src/app.py:" is
+        # prose that names one, not a folder "Add this at the end of src".
+        return None
     return text
 
 

@@ -21,6 +21,7 @@ _MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 def detect_format(text: str) -> str:
     """``search_replace``, ``udiff`` or ``apply_patch``; :class:`PatchError` when none fits."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # a lone CR ends a line too
     found = [(m.start(), name) for name, pattern in _MARKERS if (m := pattern.search(text))]
     if not found:
         raise PatchError(

@@ -17,19 +17,20 @@ from editengine.matching._cascade import Cascade
 
 class WholeLines:
     """``tier``, keeping only candidates that start at a line start and, when the quote
-    ends with a newline, end at one."""
+    ends with a newline (and ``whole_end``), end at one."""
 
-    def __init__(self, tier: Any) -> None:
+    def __init__(self, tier: Any, *, whole_end: bool = True) -> None:
         self.tier = tier
         self.name = tier.name
         self.fuzzy = tier.fuzzy
+        self.whole_end = whole_end
 
     def __getattr__(self, name: str) -> Any:  # threshold, margin ... of the wrapped tier
         return getattr(self.tier, name)
 
     def find(self, content: str, old: str) -> list[Match]:
         found: list[Match] = self.tier.find(content, old)
-        whole_end = old.endswith("\n")
+        whole_end = self.whole_end and old.endswith("\n")
         return [
             match
             for match in found
@@ -38,17 +39,20 @@ class WholeLines:
         ]
 
 
-_CACHE: dict[int, tuple[Any, Cascade]] = {}
+_CACHE: dict[tuple[int, bool], tuple[Any, Cascade]] = {}
 
 
-def whole_line_cascade(cascade: Any) -> Any:
+def whole_line_cascade(cascade: Any, *, whole_end: bool = True) -> Any:
     """``cascade`` with every tier wrapped in :class:`WholeLines` (cached per cascade);
-    a cascade-like object that is not a :class:`Cascade` is used as it is."""
+    a cascade-like object that is not a :class:`Cascade` is used as it is. Without
+    ``whole_end`` a candidate need only start at a line start: a quote of several lines
+    whose last one is cut short."""
     if not isinstance(cascade, Cascade):
         return cascade
-    cached = _CACHE.get(id(cascade))
+    key = (id(cascade), whole_end)
+    cached = _CACHE.get(key)
     if cached is not None and cached[0] is cascade:
         return cached[1]
-    wrapped = Cascade([WholeLines(tier) for tier in cascade.tiers])  # type: ignore[misc]  # WholeLines is a Tier: it forwards name and fuzzy to the tier it wraps
-    _CACHE[id(cascade)] = (cascade, wrapped)
+    wrapped = Cascade([WholeLines(tier, whole_end=whole_end) for tier in cascade.tiers])  # type: ignore[misc]  # WholeLines is a Tier: it forwards name and fuzzy to the tier it wraps
+    _CACHE[key] = (cascade, wrapped)
     return wrapped

@@ -133,7 +133,9 @@ def _operation(raw: _File) -> FileOperation:
     if old == DEV_NULL and new == DEV_NULL:
         raise PatchError("both sides of the file header are /dev/null.", line=raw.line)
     if new == DEV_NULL:
-        return FileOperation("delete", old, raw.line)
+        # The '-' lines say what is deleted: the file is deleted only if they are its content.
+        content = "".join(hunk.before for hunk in hunks)
+        return FileOperation("delete", old, raw.line, content=content)
     if not old or not new:
         raise PatchError("the file header has an empty path.", line=raw.line)
     if old == DEV_NULL and all(hunk.is_addition for hunk in hunks):
