@@ -195,11 +195,11 @@ class RelatednessGuard:
         # A request with a count is done only when the count is: as many places hold
         # new_string as it expects, and (replace_all, ``count=None``) no place old_string
         # most nearly is is left to change beside the one the model points at.
-        places = {place for place, _ in done}
+        holding = {place for place, _ in done}
         if count is not None:
-            return len(places) >= count
+            return len(holding) >= count
         covered = {region for _, region in done}
-        return bool(places) and all(region in covered for region in self.contenders(closest))
+        return bool(holding) and all(region in covered for region in self.contenders(closest))
 
     def why_not_the_one_pointed_at(
         self,
