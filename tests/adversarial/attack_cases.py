@@ -1399,7 +1399,9 @@ CHECKOUT = scenario(
     old='for it in items:\n    total += it.price\nlog("total: %d" % total)\n',
     new='for it in items:\n    total += it.price\n    log("total: %d" % total)\n',
     search='    for item in items:\n        total += item.price\n    log("total: %d" % total)\n',
-    replace='    for item in items:\n        total += item.price\n        log("total: %d" % total)\n',
+    replace=(
+        '    for item in items:\n        total += item.price\n        log("total: %d" % total)\n'
+    ),
     instruction="Log the running total inside the loop.",
 )
 standard_good(CHECKOUT)
