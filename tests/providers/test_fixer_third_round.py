@@ -444,3 +444,23 @@ def test_prompt_too_large_names_the_field():
         PromptBuilder().build(request, max_bytes=50_000)
     assert caught.value.message.startswith("The instruction is too large")
     json.dumps(caught.value.to_dict())  # an error a tool can send as it is
+
+
+def test_the_guard_counts_the_places_a_no_change_verdict_covers():
+    from editengine._results import Region
+    from editengine.engine._relatedness import RelatednessGuard
+
+    guard = RelatednessGuard()
+    old, new = "value = lod(KEY)", "value = load(KEY)"
+    both = "value = load(KEY)\nother = 1\nvalue = load(KEY)\n"
+    one = "value = load(KEY)\nother = 1\nvalue = fetch(KEY)\n"
+    places = (Region(1, 1, 0.9), Region(3, 3, 0.9))
+
+    def done(text: str, count: int | None) -> bool:
+        return guard.already_applied_where_meant(
+            text=text, old_string=old, new_string=new, closest=places, count=count
+        )
+
+    assert done(both, 2) and done(both, None) and done(both, 1)
+    assert not done(one, 2) and not done(one, None)
+    assert done(one, 1)  # one place asked for, one place holds it
