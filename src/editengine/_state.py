@@ -16,9 +16,15 @@ from typing import Literal, Protocol
 from editengine._results import TierAttempt
 
 FixerOutcome = Literal[
-    "corrected", "no_change", "failed_validation", "invalid_answer", "timeout", "error"
+    "corrected",
+    "no_change",
+    "failed_validation",
+    "invalid_answer",
+    "timeout",
+    "error",
+    "cancelled",
 ]
-EditOutcome = Literal["success", "no_change", "error"]
+EditOutcome = Literal["success", "no_change", "error", "cancelled"]
 
 
 @dataclass

@@ -1382,6 +1382,112 @@ good(
 )
 
 
+# --------------------------------------------------------------------------- third round:
+# a whitespace-only request, twin bodies, numbers copied from the prompt, a case misquote
+
+CHECKOUT = scenario(
+    name="py_checkout_respace",
+    language="python",
+    path="checkout.py",
+    content="""def checkout(items):
+    total = 0
+    for item in items:
+        total += item.price
+    log("total: %d" % total)
+    return total
+""",
+    old='for it in items:\n    total += it.price\nlog("total: %d" % total)\n',
+    new='for it in items:\n    total += it.price\n    log("total: %d" % total)\n',
+    search='    for item in items:\n        total += item.price\n    log("total: %d" % total)\n',
+    replace=(
+        '    for item in items:\n        total += item.price\n        log("total: %d" % total)\n'
+    ),
+    instruction="Log the running total inside the loop.",
+)
+standard_good(CHECKOUT)
+bad(
+    CHECKOUT,
+    "respace_other_line",
+    CHECKOUT.search + "    return total\n",
+    CHECKOUT.search + "        return total\n",
+)
+bad(
+    CHECKOUT,
+    "nbsp_indent",
+    CHECKOUT.search,
+    sub(CHECKOUT.replace, "        log", "    \u00a0\u00a0\u00a0\u00a0log"),
+)
+bad(
+    CHECKOUT,
+    "ideographic_indent",
+    CHECKOUT.search,
+    sub(CHECKOUT.replace, "        log", "    \u3000\u3000log"),
+)
+bad(CHECKOUT, "respace_literal", CHECKOUT.search, sub(CHECKOUT.replace, "total: %d", "total:   %d"))
+good(
+    CHECKOUT,
+    "prompt_line_numbers",
+    "".join(f"{n}\t{line}\n" for n, line in enumerate(CHECKOUT.search.splitlines(), 3)),
+    "".join(f"{n}\t{line}\n" for n, line in enumerate(CHECKOUT.replace.splitlines(), 3)),
+)
+
+TWIN_BODY = '    row = db.fetch("users", uid)\n    if row is None:\n'
+TWINS = scenario(
+    name="py_twin_loaders",
+    language="python",
+    path="loaders.py",
+    content=(
+        "import db\n\nCACHE = {}\n\n\ndef load_user(uid):\n"
+        + TWIN_BODY
+        + "        raise KeyError(uid)\n    return row\n\n\ndef load_admin(uid):\n"
+        + TWIN_BODY
+        + "        raise KeyError(uid)\n    return row\n"
+    ),
+    old='row = db.fetch("user", uid)\nif row is None:\n',
+    new='row = CACHE.get(uid) or db.fetch("user", uid)\nif row is None:\n',
+    search="def load_user(uid):\n" + TWIN_BODY,
+    replace="def load_user(uid):\n"
+    + '    row = CACHE.get(uid) or db.fetch("users", uid)\n    if row is None:\n',
+    instruction="Make load_user read through the cache.",
+)
+good(TWINS, "as_quoted", TWINS.search, TWINS.replace)
+bad(
+    TWINS,
+    "the_other_twin",
+    "def load_admin(uid):\n" + TWIN_BODY,
+    TWINS.replace.replace("load_user", "load_admin"),
+)
+
+TIMEOUTS = scenario(
+    name="py_timeouts_case",
+    language="python",
+    path="http_client.py",
+    content="""import requests
+
+CONNECT_TIMEOUT = 5
+READ_TIMEOUT = 30
+MAX_RETRIES = 3
+
+
+def get(url):
+    return requests.get(url, timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
+""",
+    old="read_timeout = 30\n",
+    new="read_timeout = 60\n",
+    search="READ_TIMEOUT = 30\n",
+    replace="READ_TIMEOUT = 60\n",
+    instruction="Raise the read timeout to 60 seconds.",
+)
+standard_good(TIMEOUTS)
+bad(TIMEOUTS, "neighbour_line", "MAX_RETRIES = 3\n", "MAX_RETRIES = 6\n")
+bad(
+    TIMEOUTS,
+    "connect_too",
+    "CONNECT_TIMEOUT = 5\nREAD_TIMEOUT = 30\n",
+    "CONNECT_TIMEOUT = 10\nREAD_TIMEOUT = 60\n",
+)
+
+
 def all_answers() -> list[Answer]:
     return [answer for sc in SCENARIOS for answer in sc.answers]
 

@@ -452,11 +452,27 @@ def _while_the_correction_is_judged(monkeypatch, meddle) -> None:
     monkeypatch.setattr(fixing, "judge_correction", judge)
 
 
+def test_a_correction_raced_by_another_write_is_checked_again_and_lands(
+    make_engine, write, fake_fixer, monkeypatch
+):
+    # Another writer appends a line while the correction is checked: the correction is
+    # placed and checked again on the current content under the lock, and written there.
+    path = write("g.py", SOURCE)
+    theirs = SOURCE + "# theirs\n"
+    _while_the_correction_is_judged(monkeypatch, lambda: path.write_text(theirs))
+    engine = make_engine(fixer=fake_fixer(_correction()))
+    result = engine.edit("g.py", WRONG_OLD, NEW)
+    assert path.read_text() == FIXED + "# theirs\n"
+    assert result.corrected_by_fixer
+    assert any("checked again on the current content" in note for note in result.notes)
+
+
 def test_a_file_changed_while_the_correction_was_checked_is_stale(
     make_engine, write, fake_fixer, monkeypatch
 ):
+    # The other writer changed the very line the correction quotes: it no longer holds.
     path = write("g.py", SOURCE)
-    theirs = SOURCE + "# theirs\n"
+    theirs = SOURCE.replace("'hello '", "'howdy '")
     _while_the_correction_is_judged(monkeypatch, lambda: path.write_text(theirs))
     engine = make_engine(fixer=fake_fixer(_correction()))
     with pytest.raises(StaleFile) as caught:
@@ -469,7 +485,6 @@ def test_a_file_changed_while_the_correction_was_checked_is_stale(
         "Read the file again and redo the edit against its current content."
     )
     assert path.read_text() == theirs
-    assert engine.journal_entries("g.py") == []
 
 
 def test_an_identical_edit_written_while_the_correction_was_checked_makes_this_one_no_change(

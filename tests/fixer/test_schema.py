@@ -56,7 +56,7 @@ def test_answers_off_the_schema_are_refused(data, complaint):
 
 
 def test_an_empty_search_is_refused_because_it_would_replace_the_whole_file():
-    with pytest.raises(InvalidCorrection, match="could not locate the edit: Not in this file"):
+    with pytest.raises(InvalidCorrection, match='could not locate the edit: "Not in this file'):
         parse_correction({**ANSWER, "search": "", "explanation": "Not in this file."})
 
 
@@ -132,7 +132,7 @@ def test_an_empty_search_without_a_reason_says_none_was_given():
 def test_an_empty_search_gives_the_models_reason_without_its_spaces():
     with pytest.raises(InvalidCorrection) as caught:
         parse_correction({**ANSWER, "search": "", "explanation": " Not here.\n"})
-    assert caught.value.message == "The model could not locate the edit: Not here."
+    assert caught.value.message == 'The model could not locate the edit: "Not here."'
 
 
 def test_a_no_change_verdict_keeps_its_search_and_replace():

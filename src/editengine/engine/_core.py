@@ -378,6 +378,8 @@ class EngineCore:
                 result = await asyncio.to_thread(self._with_server_diagnostics, result)
         except BaseException as error:
             record_failure(job.state, error)
+            if isinstance(error, asyncio.CancelledError):
+                job.state.outcome = job.state.error_code = "cancelled"
             raise
         else:
             record_success(job.state, result)
@@ -534,18 +536,46 @@ class EngineCore:
             current = self._read(target)
             if current.sha256 != plan.snapshot.sha256:
                 applied = self._landed.landed(job, step, current.sha256)
-                if applied is None:
+                if applied is not None:
+                    return self._write(job, landed_plan(job, step, current, applied, self._plan))
+                replaced = self._replaced_under_lock(job, step, current, correction)
+                if replaced is None:
                     raise StaleFile(
                         f"{target.display} changed on disk while the correction was checked; "
                         "nothing was written.",
                         path=target.display,
                         hint="Read the file again and redo the edit against its current content.",
                     )
-                return self._write(job, landed_plan(job, step, current, applied, self._plan))
+                plan = replaced
             result = self._write(job, plan)
             if plan.corrected_by_fixer and _written(result) and result.hash_after is not None:
                 self._landed.record(job, step, result.hash_after, correction)
             return result
+
+    def _replaced_under_lock(
+        self, job: Job, step: NeedsFix, current: FileSnapshot, correction: Correction
+    ) -> Plan | None:
+        """The correction placed and checked again on ``current`` (lock held), when another
+        write landed while it was checked: a valid answer is not wasted on a file that
+        changed elsewhere. No model is asked; ``None`` when it no longer holds."""
+        spec = job.specs[0]
+        verdict = fixing.judge_correction(
+            spec, step, current, correction, run=self._runner(spec), guard=self.fixer_guard
+        )
+        decision = verdict.decision
+        if not isinstance(decision, fixing.Accepted) or decision.edit.no_change:
+            return None
+        job.notes.append(
+            "The file changed on disk while the correction was checked; it was placed and "
+            "checked again on the current content, then written."
+        )
+        return self._plan(
+            step.target,
+            current,
+            decision.edit,
+            corrected_by_fixer=decision.by_fixer,
+            fixer_explanation=decision.explanation,
+        )
 
     def _commit(self, job: Job, plan: Plan, decision: Decision) -> EditResult:
         """After approval: write, if the file still holds what the approved diff was made from."""

@@ -851,7 +851,12 @@ def replacement_to_write(
     edges_kept = edges_kept and _lines_changed(search, replace) <= _lines_changed(old, new)
     if same_tokens(old, new):
         if replace != search and same_tokens(search, replace) and edges_kept:
-            return replace
+            problem = respacing_problem(old, new, search, replace)
+            if problem is None:
+                return replace
+            raise NotTheRequestedEdit(
+                f"the request only changes spacing, and its replacement {problem}"
+            )
         raise NotTheRequestedEdit(
             "the request only changes spacing, and its replacement does not do just that"
         )
@@ -881,6 +886,99 @@ def replacement_to_write(
             + describe_difference(carried, replace)
         )
     return _layout_of(replace, carried)
+
+
+def respacing_problem(old: str, new: str, search: str, replace: str) -> str | None:
+    """Why ``search -> replace`` is not the respacing ``old -> new`` asks for, or ``None``.
+
+    Both only respace (same tokens), so each is a list of changed gaps between tokens. A
+    gap of the search stands for the gap of old_string between the same two tokens (as the
+    misquote aligns them; at old_string's edges, the gap before its first token or after its
+    last). Each gap the model changes must be one the request changes, changed the same
+    way (as many line breaks added or taken, the space after the last one grown or shrunk
+    alike, and made only of characters already there or that new_string writes: no
+    U+00A0 or U+3000 for an indent of spaces), and each gap the request changes must be
+    changed. Gaps neither side can place (next to a misquoted token) are paired in order.
+    """
+    o, n, s, r = (Tokens.of(to_lf(text)) for text in (old, new, search, replace))
+    old_gaps, new_gaps = _gaps(o), _gaps(n)
+    search_gaps, replace_gaps = _gaps(s), _gaps(r)
+    if len(old_gaps) != len(new_gaps) or len(search_gaps) != len(replace_gaps):
+        return "does not respace the same text"
+    to_old = _gap_alignment(o.words, s.words)
+    placed = set(to_old.values())
+    loose_search: list[int] = []
+    for j, (before, after) in enumerate(zip(search_gaps, replace_gaps)):
+        if before == after:
+            continue
+        i = to_old.get(j)
+        if i is None:
+            loose_search.append(j)
+        elif old_gaps[i] == new_gaps[i]:
+            return f"changes spacing the request leaves alone ({_where(s, j)})"
+        elif not _respaced_alike(old_gaps[i], new_gaps[i], before, after):
+            return f"respaces {_where(s, j)} otherwise than the request does"
+    loose_old: list[int] = []
+    for i, (before, after) in enumerate(zip(old_gaps, new_gaps)):
+        if before == after:
+            continue
+        if i not in placed:
+            loose_old.append(i)
+            continue
+        j = next(j for j, mapped in to_old.items() if mapped == i)
+        if search_gaps[j] == replace_gaps[j]:
+            return f"leaves the spacing the request changes as it was ({_where(s, j)})"
+    if len(loose_search) != len(loose_old):
+        return "respaces other places than the request does"
+    for i, j in zip(loose_old, loose_search):
+        if not _respaced_alike(old_gaps[i], new_gaps[i], search_gaps[j], replace_gaps[j]):
+            return f"respaces {_where(s, j)} otherwise than the request does"
+    return None
+
+
+def _gaps(tokens: Tokens) -> list[str]:
+    """The text before each token, and after the last one."""
+    return [
+        tokens.text[tokens.gap_start(index) : tokens.gap_end(index)]
+        for index in range(len(tokens.words) + 1)
+    ]
+
+
+def _gap_alignment(old: Sequence[str], search: Sequence[str]) -> dict[int, int]:
+    """Gap index of the search -> gap index of old_string, where the gap stands between the
+    same two tokens (or at old_string's edge, beside its first or last token)."""
+    to_old: dict[int, int] = {}
+    for op in Indel.opcodes(list(old), list(search)):
+        if op.tag == "equal":
+            for k in range(op.src_end - op.src_start):
+                to_old[op.dest_start + k] = op.src_start + k
+    gaps: dict[int, int] = {}
+    for j in range(len(search) + 1):
+        left, right = to_old.get(j - 1), to_old.get(j)
+        if left is not None and right is not None and right == left + 1:
+            gaps[j] = right
+        elif right == 0 and old:
+            gaps[j] = 0
+        elif left == len(old) - 1 and old:
+            gaps[j] = len(old)
+    return gaps
+
+
+def _respaced_alike(old: str, new: str, before: str, after: str) -> bool:
+    """``before -> after`` changes a gap as ``old -> new`` does."""
+    if new.count("\n") - old.count("\n") != after.count("\n") - before.count("\n"):
+        return False
+    grown = len(new.rpartition("\n")[2]) - len(old.rpartition("\n")[2])
+    made = len(after.rpartition("\n")[2]) - len(before.rpartition("\n")[2])
+    if (grown > 0) != (made > 0) or (grown < 0) != (made < 0):
+        return False
+    return set(after) <= set(before) | set(new) | {"\n"}
+
+
+def _where(tokens: Tokens, gap: int) -> str:
+    """The search's line a gap ends on, for a refusal."""
+    line = tokens.text.count("\n", 0, tokens.gap_end(gap)) + 1
+    return f"line {line} of its search text"
 
 
 def _unescaped_carry(old: str, new: str, search: str, replace: str) -> str | None:
@@ -1013,4 +1111,6 @@ def _shown(words: Sequence[str], limit: int = 12) -> str:
     if not words:
         return ""
     text = " ".join(words[:limit]) + (" ..." if len(words) > limit else "")
+    if len(text) > 200:  # a token can be megabytes long (a data literal, a minified line)
+        text = f"{text[:200]}... ({len(text) - 200:,} more characters)"
     return repr(text)

@@ -9,7 +9,10 @@ caller's original :class:`~editengine.NoMatch` with a note saying why.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import logging
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,6 +31,7 @@ from editengine._errors import (
 )
 from editengine._results import Region, TextEdit, TierAttempt
 from editengine._state import FixerCall, FixerOutcome
+from editengine._text import to_lf
 from editengine.engine._edit_equivalence import NotTheRequestedEdit
 from editengine.engine._jobs import Job, NeedsFix
 from editengine.engine._relatedness import RelatednessGuard
@@ -47,6 +51,37 @@ SYNTHESISED_INSTRUCTION = (
 )
 
 
+# Characters of any one text the fixer step hands back to the agent (a model's explanation,
+# why its answer was refused, why the call failed): a model can answer megabytes, and a
+# search can match thousands of places, but the agent's context is not the place for them.
+AGENT_TEXT_LIMIT = 2_000
+# Places listed when a search matches many.
+_PLACES_LISTED = 5
+
+
+def clipped(text: str, limit: int = AGENT_TEXT_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... [{len(text) - limit:,} more characters not shown]"
+
+
+def model_prose(text: str | None) -> str | None:
+    """The model's explanation as it may reach the agent: clipped, and ``None`` when empty.
+    (It is shown as the model's words, after "the LLM fixer corrected old_string:".)"""
+    if not text:
+        return None
+    return clipped(text, AGENT_TEXT_LIMIT // 4)
+
+
+def instruction_or_default(instruction: str | None) -> str:
+    """The instruction the fixer is given: the agent's, or one prompt for a missing and a
+    blank one alike (a blank instruction says nothing more than none)."""
+    if instruction is not None and instruction.strip():
+        return instruction
+    return SYNTHESISED_INSTRUCTION
+
+
 def fix_request(job: Job, target: Target, snapshot: FileSnapshot, error: NoMatch) -> NeedsFix:
     spec = job.specs[0]
     request = FixRequest(
@@ -55,7 +90,7 @@ def fix_request(job: Job, target: Target, snapshot: FileSnapshot, error: NoMatch
         old_string=spec.old_string,
         new_string=spec.new_string,
         error=error,
-        instruction=spec.instruction or SYNTHESISED_INSTRUCTION,
+        instruction=instruction_or_default(spec.instruction),
         replace_all=spec.replace_all,
         expected_replacements=spec.expected_replacements,
     )
@@ -76,6 +111,13 @@ async def aask(fixer: Fixer, job: Job, step: NeedsFix) -> Correction:
     started = time.perf_counter()
     try:
         correction = await fixer.acorrect(step.request)
+    except asyncio.CancelledError:
+        # The request may have been sent and paid for: the call is recorded, its tokens
+        # unknown (no answer came back to count them).
+        job.state.fixer = _call_of(fixer, "cancelled", started)
+        job.state.fixer.note = "the edit was cancelled while the LLM fixer ran; tokens unknown"
+        mark_fixer_pass(job)
+        raise
     except Exception as error:
         raise _fixer_failed(fixer, job, step, error, started) from error
     job.state.fixer = _fixer_call(fixer, correction, step.request)
@@ -183,7 +225,7 @@ def judge_correction(
         )
 
     def accepted(edit: TextEdit, outcome: FixerOutcome) -> Verdict:
-        decision = Accepted(edit, True, outcome, explanation=correction.explanation or None)
+        decision = Accepted(edit, True, outcome, explanation=model_prose(correction.explanation))
         return Verdict(decision, error, tuple(notes), (), recheck, tuple(edit.trace))
 
     if correction.no_changes_required:
@@ -193,13 +235,23 @@ def judge_correction(
             new_string=spec.new_string,
             closest=closest,
             search=correction.search if isinstance(correction.search, str) else "",
+            count=_count_of(spec),
         ):
             return accepted(
                 TextEdit(current.text, 0, "already_applied", no_change=True), "no_change"
             )
-        return refused("not_applied_where_meant", _not_applied_where_meant(guard, closest))
+        return refused(
+            "not_applied_where_meant", _not_applied_where_meant(guard, closest, _count_of(spec))
+        )
     if not isinstance(correction.search, str) or not correction.search:
         return refused("empty_search", "its search text is empty")
+    unnumbered = without_shown_numbers(current.text, correction)
+    if unnumbered is not None:
+        correction = unnumbered
+        notes.append(
+            "The LLM fixer copied the line numbers its prompt showed into its search text; "
+            "they were taken off before it was checked (your old_string had none)."
+        )
     if not isinstance(correction.replace, str):
         return refused("replacement_not_text", "its replacement is not text")
     if correction.search == correction.replace:
@@ -226,6 +278,11 @@ def judge_correction(
     except MatchError as failed:
         why = f"its search text does not place the edit safely ({_search_failed(failed)})"
         return refused(f"search_{failed.code}", why, failed, failed.trace)
+    except EditError as failed:
+        # Said of the model's texts (a request error here is the fixer's, never the agent's).
+        first_line = failed.message.splitlines()[0] if failed.message else failed.code
+        why = "its search and replace texts cannot be used: " + _of_the_answer(first_line)
+        return refused("unusable_texts", why, failed)
     if edit.no_change and other is None:
         # The cascade judged the correction applied already; that is a success only where
         # old_string meant, as for a "no change needed" answer.
@@ -235,6 +292,7 @@ def judge_correction(
             new_string=spec.new_string,
             closest=closest,
             search=correction.search,
+            count=_count_of(spec),
         ):
             why = "it changes nothing and new_string is not where old_string meant"
             return refused("changes_nothing_elsewhere", why, trace=edit.trace)
@@ -249,12 +307,81 @@ def judge_correction(
             return refused("misplaced", misplaced, trace=edit.trace)
     if other is not None:
         return refused("not_the_requested_edit", str(other), other, edit.trace)
+    if not edit.no_change and _count_of(spec) == 1:
+        # Where old_string is as like two places, the instruction picks, not the model.
+        untold = guard.why_not_the_one_pointed_at(
+            text=current.text, closest=closest, spans=edit.spans, instruction=spec.instruction
+        )
+        if untold is not None:
+            return refused("not_pointed_at", untold, trace=edit.trace)
     return accepted(edit, "no_change" if edit.no_change else "corrected")
 
 
-def _not_applied_where_meant(guard: RelatednessGuard, closest: tuple[Region, ...]) -> str:
-    meant = ", ".join(region.describe() for region in guard.contenders(closest))
+# A line as the fixer's prompt shows the file: its number, right-aligned, and a tab.
+_SHOWN_NUMBER = re.compile(r"^ *([0-9]+)\t")
+
+
+def without_shown_numbers(text: str, correction: Correction) -> Correction | None:
+    """``correction`` with the line numbers the prompt showed taken off its search (and off
+    the lines of its replace that carry them), when every line of the search carries one,
+    numbered in order, and the numbered search is not the file's own text. ``None`` when
+    it does not look so."""
+    search = to_lf(correction.search)
+    lines = search.split("\n")
+    if search.endswith("\n"):
+        lines.pop()
+    numbers = [_SHOWN_NUMBER.match(line) for line in lines]
+    if not lines or any(number is None for number in numbers) or search in to_lf(text):
+        return None
+    values = [int(number.group(1)) for number in numbers if number is not None]
+    if values != list(range(values[0], values[0] + len(values))):
+        return None
+
+    def unnumbered(part: str) -> str:
+        return "\n".join(_SHOWN_NUMBER.sub("", line, count=1) for line in part.split("\n"))
+
+    return dataclasses.replace(
+        correction,
+        search=unnumbered(search),
+        replace=unnumbered(to_lf(correction.replace))
+        if isinstance(correction.replace, str)
+        else correction.replace,
+    )
+
+
+def _of_the_answer(sentence: str) -> str:
+    """An error's sentence about the agent's fields, said of the model's answer."""
+    return (
+        sentence.replace("old_string", "its search text")
+        .replace("new_string", "its replacement")
+        .rstrip(".")
+    )
+
+
+def _count_of(spec: EditSpec) -> int | None:
+    """The places the request changes: ``None`` for all of them (replace_all)."""
+    if spec.replace_all:
+        return None
+    return spec.expected_replacements or 1
+
+
+def _not_applied_where_meant(
+    guard: RelatednessGuard, closest: tuple[Region, ...], count: int | None = 1
+) -> str:
+    contenders = guard.contenders(closest)
+    meant = ", ".join(region.describe() for region in contenders[:_PLACES_LISTED])
+    meant += (
+        f" and {len(contenders) - _PLACES_LISTED:,} more"
+        if len(contenders) > _PLACES_LISTED
+        else ""
+    )
     where = f" ({meant})" if meant else ""
+    if count != 1:
+        wanted = "every place" if count is None else f"{count} places"
+        return (
+            f"it said no change was needed, but the request changes {wanted}, and new_string "
+            f"does not stand in place of what old_string quotes at each of them{where}"
+        )
     return (
         "it said no change was needed, but new_string is not in the file where old_string "
         f"most nearly is{where}, in place of what old_string quotes"
@@ -288,6 +415,7 @@ def settle(job: Job, correction: Correction, verdict: Verdict) -> Accepted:
 def refuse(job: Job, error: NoMatch, why: str, reason: str = "refused") -> NoMatch:
     """``error`` (the agent's), noted with why the fixer's answer was not used (``reason``:
     the same as a stable code, for telemetry)."""
+    why = clipped(why)
     set_outcome(job, "failed_validation", why, reason)
     error.add_note_for_agent(
         f"The LLM fixer proposed a correction, but {why}. The model's answer was not used; "
@@ -316,7 +444,9 @@ def _as_of_now(first: NoMatch, now: MatchError) -> tuple[NoMatch, list[str]]:
 def _search_failed(error: MatchError) -> str:
     """Why the fixer's search text failed, said of *its* search, never of old_string."""
     if isinstance(error, AmbiguousMatch):
-        places = ", ".join(region.describe() for region in error.candidates)
+        places = ", ".join(region.describe() for region in error.candidates[:_PLACES_LISTED])
+        more = len(error.candidates) - _PLACES_LISTED
+        places += f" and {more:,} more" if more > 0 else ""
         return f"it matches {len(error.candidates)} places: {places}"
     if isinstance(error, CountMismatch):
         return f"it matches {error.found} places, not the {error.expected} expected"
@@ -350,18 +480,13 @@ def _fixer_failed(
     """A fixer that fails (or crashes) returns the original error, with a note saying why."""
     if not isinstance(error, FixerError):
         logger.warning("the fixer raised an unexpected error", exc_info=error)
-    reason: Any = error.message if isinstance(error, EditError) else repr(error)
-    provider = getattr(fixer, "provider", None)
-    provider_name = getattr(provider, "name", None)
-    model = getattr(provider, "model", None)
-    call = FixerCall(
-        provider=provider_name if isinstance(provider_name, str) else None,
-        model=model if isinstance(model, str) else None,
-        outcome="timeout" if isinstance(error, FixerTimeout) else "error",
-        latency_ms=(time.perf_counter() - started) * 1000,
-        note=reason,
-        deadline_ms=_deadline_ms(fixer),
+    reason: Any = clipped(
+        " ".join(part for part in (error.message, error.hint) if part)
+        if isinstance(error, EditError)
+        else repr(error)
     )
+    call = _call_of(fixer, "timeout" if isinstance(error, FixerTimeout) else "error", started)
+    call.note = reason
     if isinstance(error, InvalidCorrection):
         # The model answered and was paid for; its answer was the problem, not an outage.
         call.outcome = "invalid_answer"
@@ -389,6 +514,20 @@ def request_key(request: FixRequest) -> str:
     """A short fingerprint of what decides the fixer's answer (the cache's key): equal for
     identical requests, so telemetry can tell a repeated request from a new one."""
     return correction_key(request)[:16]
+
+
+def _call_of(fixer: Fixer, outcome: FixerOutcome, started: float) -> FixerCall:
+    """A call that brought no correction back: who was asked, for how long."""
+    provider = getattr(fixer, "provider", None)
+    provider_name = getattr(provider, "name", None)
+    model = getattr(provider, "model", None)
+    return FixerCall(
+        provider=provider_name if isinstance(provider_name, str) else None,
+        model=model if isinstance(model, str) else None,
+        outcome=outcome,
+        latency_ms=(time.perf_counter() - started) * 1000,
+        deadline_ms=_deadline_ms(fixer),
+    )
 
 
 def _fixer_call(

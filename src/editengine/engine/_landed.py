@@ -91,7 +91,7 @@ def landed_plan(
         current,
         computed,
         corrected_by_fixer=True,
-        fixer_explanation=correction.explanation or None,
+        fixer_explanation=fixing.model_prose(correction.explanation),
     )
 
 

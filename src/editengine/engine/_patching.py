@@ -46,7 +46,7 @@ from editengine._text import to_lf
 from editengine.diagnostics import SyntaxCheck, SyntaxGuard, forgiving, guard_edit
 from editengine.engine import _transaction as transaction
 from editengine.engine._callbacks import notify, resolve_sync, run_hooks
-from editengine.engine._fixing import SYNTHESISED_INSTRUCTION, request_key
+from editengine.engine._fixing import instruction_or_default, request_key
 from editengine.files import FileSnapshot, MissingFolder, Target, sha256_hex
 from editengine.fixer._protocol import FixRequest
 from editengine.patch import AUTO, FileChange, Hunk, Patch, PatchResult, parse_patch
@@ -202,7 +202,7 @@ def _fixer_hook(
             old_string=hunk.before,
             new_string=hunk.after,
             error=error,
-            instruction=instruction or SYNTHESISED_INSTRUCTION,
+            instruction=instruction_or_default(instruction),  # blank or missing: one prompt
         )
         call.request_key = request_key(request)
         started = time.perf_counter()

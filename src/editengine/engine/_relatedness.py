@@ -29,6 +29,7 @@ A "no change needed" answer is believed only when new_string stands where old_st
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -154,6 +155,7 @@ class RelatednessGuard:
         new_string: str,
         closest: Sequence[Region],
         search: str = "",
+        count: int | None = 1,
     ) -> bool:
         """new_string stands where old_string meant: an occurrence of it overlaps one of the
         regions most like old_string, or a place of the fixer's ``search`` that is like
@@ -181,11 +183,78 @@ class RelatednessGuard:
             ):
                 meant.extend(places)
         lines = text.split("\n")
-        return any(
-            _overlap(place, region)
-            and _nothing_left_to_do(old_string, new_string, _lines_of(lines, place, region))
+        done = [
+            (place, region)
             for place in occurrences(text, wanted)
             for region in meant
+            if _overlap(place, region)
+            and _nothing_left_to_do(old_string, new_string, _lines_of(lines, place, region))
+        ]
+        if count == 1:
+            return bool(done)
+        # A request with a count is done only when the count is: as many places hold
+        # new_string as it expects, and (replace_all, ``count=None``) no place old_string
+        # most nearly is is left to change beside the one the model points at.
+        holding = {place for place, _ in done}
+        if count is not None:
+            return len(holding) >= count
+        covered = {region for _, region in done}
+        return bool(holding) and all(region in covered for region in self.contenders(closest))
+
+    def why_not_the_one_pointed_at(
+        self,
+        *,
+        text: str,
+        closest: Sequence[Region],
+        spans: Sequence[Region],
+        instruction: str | None,
+    ) -> str | None:
+        """``None`` unless old_string is about as like two or more places (near-duplicate
+        bodies, a docstring holding a copy) and the correction does not land on the one
+        the instruction points at: the one whose enclosing definitions (the less indented
+        lines above it) carry a name the instruction mentions and the others lack. When the
+        instruction points at none of them, or at several, the correction is refused too:
+        taking the first-best of equals is a guess."""
+        alike = _distinct(self.contenders(closest))
+        if len(alike) < 2 or not spans:
+            return None
+        lines = to_lf(text).split("\n")
+        mentioned = set(_WORD.findall(instruction or ""))
+        # The enclosing definitions first (``def load_user``): a docstring's or comment's
+        # copy of the code has none of its own. Then any enclosing line (``production:``).
+        for definitions_only in (True, False):
+            names = [_enclosing_names(lines, region, definitions_only) for region in alike]
+            shared = set.intersection(*names)
+            pointed = [
+                region for region, found in zip(alike, names) if (found - shared) & mentioned
+            ]
+            if len(pointed) == 1:
+                break
+        else:
+            # The instruction does not tell them apart; old_string itself may, when it is
+            # clearly more like one of them.
+            ranked = sorted(alike, key=lambda region: region.similarity, reverse=True)
+            if ranked[0].similarity - ranked[1].similarity > _TIED:
+                pointed = ranked[:1]
+        places = ", ".join(_lines(region) for region in alike[:5])
+        if len(pointed) != 1:
+            return (
+                f"old_string is about as like {len(alike)} places ({places}), the instruction "
+                "does not say which one is meant, and the correction picked one of them; "
+                "quote a line that only the place you mean has (its def line, say)"
+            )
+        (meant,) = pointed
+        others = [region for region in alike if region != meant]
+        if all(
+            _overlap(span, meant) and not any(_overlap(span, other) for other in others)
+            for span in spans
+        ):
+            return None
+        where = ", ".join(_lines(span) for span in spans)
+        return (
+            f"it pointed elsewhere: old_string is about as like {len(alike)} places "
+            f"({places}); the instruction points at {_lines(meant)}, and the correction "
+            f"lands at {where}"
         )
 
     def _placement_problem(
@@ -232,6 +301,58 @@ class RelatednessGuard:
             and span.end_line >= region.start_line - reach
             for region in regions
         )
+
+
+_WORD = re.compile(r"[^\W\d]\w{2,}")
+# A line that defines something: a def, a class, a function, a method's signature.
+_DEFINITION = re.compile(
+    r"\s*(?:(?:export|public|private|protected|internal|static|async|abstract|final|pub|"
+    r"override|virtual|inline|extern|const|default)\s+)*"
+    r"(?:(?:def|class|function|fn|func|fun|sub|proc|procedure|struct|enum|impl|interface|"
+    r"trait|module|namespace|object|record|type)\b"
+    r"|(?!(?:if|for|while|switch|catch|with|elif|else|return)\b)[\w<>\[\],.*&\s]*\w\s*\(.*\)[^()]*\{\s*$)"
+)
+# Similarities this close are a tie: old_string does not tell the places apart.
+_TIED = 0.01
+# Enclosing lines read above a place (the def, the class, the block that holds it).
+_ENCLOSING = 4
+
+
+def _distinct(regions: Sequence[Region]) -> list[Region]:
+    """``regions`` without those overlapping one listed before them (one place, twice)."""
+    kept: list[Region] = []
+    for region in regions:
+        if not any(_overlap(region, other) for other in kept):
+            kept.append(region)
+    return kept
+
+
+def _enclosing_names(lines: Sequence[str], region: Region, definitions_only: bool) -> set[str]:
+    """The words of the lines that enclose ``region``: each less indented than the one
+    found before it, read upwards from its first line (its def, its class); of those that
+    define something only, when ``definitions_only``."""
+    first = region.start_line - 1
+    if not 0 <= first < len(lines):
+        return set()
+    depth = _indent_width(lines[first])
+    # The place's own words count too (``def close`` where another has ``def balance``).
+    names = set(_WORD.findall("\n".join(lines[first : region.end_line])))
+    found = 0
+    for number in range(first - 1, -1, -1):
+        line = lines[number]
+        if not line.strip() or _indent_width(line) >= depth:
+            continue
+        if not definitions_only or _DEFINITION.match(line):
+            names.update(_WORD.findall(line))
+        depth = _indent_width(line)
+        found += 1
+        if found == _ENCLOSING or depth == 0:
+            break
+    return names
+
+
+def _indent_width(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 def occurrences(text: str, part: str) -> list[Region]:
@@ -286,7 +407,9 @@ def _overlap(a: Region, b: Region) -> bool:
 
 
 def search_similarity(old: str, search: str) -> float:
-    """Indel similarity of whitespace-normalised texts, in [0, 1]."""
+    """Indel similarity of whitespace-normalised texts, case ignored, in [0, 1]. (Where a
+    text stands is judged here, not what it says: ``read_timeout`` misremembered for
+    ``READ_TIMEOUT`` points at the same line; the edit itself is checked token by token.)"""
     return float(Indel.normalized_similarity(_spaced(old), _spaced(search)))
 
 
@@ -306,11 +429,11 @@ def core_similarity(old: str, search: str) -> float:
 
 
 def _line_keys(text: str) -> list[str]:
-    return [line.strip() for line in to_lf(text).strip("\n").split("\n")]
+    return [line.strip().casefold() for line in to_lf(text).strip("\n").split("\n")]
 
 
 def _spaced(text: str) -> str:
-    return " ".join(text.split())
+    return " ".join(text.casefold().split())
 
 
 def _lines(region: Region) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 from editengine._diff import FileDiff, unified_diff
@@ -25,7 +26,7 @@ def summary_of(plan: Plan, *, dry_run: bool, preview: bool = False) -> str:
     path = plan.target.display
     if computed.no_change:
         if plan.corrected_by_fixer:
-            why = f": {plan.fixer_explanation}" if plan.fixer_explanation else ""
+            why = f": {_quoted(plan.fixer_explanation)}" if plan.fixer_explanation else ""
             return f"No change: the LLM fixer found the edit already applied in {path}{why}"
         if computed.note:
             return f"No change in {path}: {computed.note}"
@@ -51,7 +52,7 @@ def summary_of(plan: Plan, *, dry_run: bool, preview: bool = False) -> str:
     else:
         text = f"{_PAST[verb]} {rest}"
     if plan.corrected_by_fixer:
-        why = f": {plan.fixer_explanation}" if plan.fixer_explanation else ""
+        why = f": {_quoted(plan.fixer_explanation)}" if plan.fixer_explanation else ""
         text += f", after the LLM fixer corrected old_string{why}"
     if plan.modified_by_user:
         text += ", with the user's modifications"
@@ -109,6 +110,12 @@ def record_failure(state: EditState, error: BaseException) -> None:
     state.error_code = error.code if isinstance(error, EditError) else "internal_error"
     if isinstance(error, SyntaxBroken):
         state.syntax_guard_tier = error.tier
+
+
+def _quoted(prose: str) -> str:
+    """The model's words as a quoted string (line breaks and quotes escaped): read as what
+    the model said, never as the engine's own text or an instruction to the agent."""
+    return json.dumps(prose, ensure_ascii=False)
 
 
 def _lines(text: str) -> str:

@@ -156,6 +156,16 @@ class PromptBuilder:
     @staticmethod
     def _too_large(request: FixRequest, max_bytes: int | None) -> PromptTooLarge:
         edit_bytes = _utf8_len(request.old_string) + _utf8_len(request.new_string)
+        instruction_bytes = _utf8_len(request.instruction or "")
+        if instruction_bytes > edit_bytes:
+            # Say which field is too large: the agent cannot fix what it is not told.
+            return PromptTooLarge(
+                f"The instruction is too large for the fixer's prompt budget of "
+                f"{max_bytes:,} bytes (it is {instruction_bytes:,} bytes; old_string and "
+                f"new_string are {edit_bytes:,}), so the LLM fixer was not asked.",
+                hint="Send a shorter instruction (a sentence or two saying what the edit "
+                "is for), or raise the fixer's PromptBudget(max_bytes=...).",
+            )
         return PromptTooLarge(
             f"The failed edit is too large for the fixer's prompt budget of {max_bytes:,} "
             f"bytes (old_string and new_string alone are {edit_bytes:,} bytes), so the LLM "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,9 +89,17 @@ def parse_correction(data: Any, *, source: str = "the model") -> ProposedCorrect
         explanation=data["explanation"].strip(),
     )
     if not proposed.no_changes_required and not proposed.search:
-        reason = proposed.explanation or "no reason given"
+        # The model's words, quoted and cut: they are its prose, not the engine's.
+        said = proposed.explanation
+        if len(said) > _EXPLANATION_SHOWN:
+            hidden = len(said) - _EXPLANATION_SHOWN
+            said = f"{said[:_EXPLANATION_SHOWN]}... [{hidden:,} more characters]"
+        reason = json.dumps(said, ensure_ascii=False) if said else "no reason given"
         raise InvalidCorrection(f"{source.capitalize()} could not locate the edit: {reason}")
     return proposed
+
+
+_EXPLANATION_SHOWN = 500
 
 
 def _type_name(kind: type) -> str:

@@ -43,6 +43,20 @@ _LOOKED_UP = 64
 _QUESTIONS_COUNTED = 1024
 # Whole-line places of one key checked one by one before the view's line index takes over.
 _INDEXED_AFTER = 256
+# Answers one view's memo keeps: a view lives as long as its text is edited, and each
+# edit asks new questions (its own words and lines), so an unbounded memo grows by every
+# failing edit of an unchanged file. The oldest answers go first; one edit asks far fewer.
+_MEMO_ENTRIES = 1024
+
+
+class _Memo(dict[tuple[object, ...], object]):
+    """A dict that forgets its oldest entries past ``_MEMO_ENTRIES`` (insertion order)."""
+
+    def __setitem__(self, key: tuple[object, ...], value: object) -> None:
+        super().__setitem__(key, value)
+        while len(self) > _MEMO_ENTRIES:
+            # Another thread may have taken the oldest one already: pop it quietly.
+            self.pop(next(iter(self)), None)
 
 
 class LineView:
@@ -57,7 +71,7 @@ class LineView:
         self.lines = text.split("\n")
         # Answers of lines_stripped_equal, and other per-text lookups the tiers and the
         # closest-region search would otherwise repeat (each one a scan of the file).
-        self.memo: dict[tuple[object, ...], object] = {}
+        self.memo: dict[tuple[object, ...], object] = _Memo()
         # A line and the offset it starts at, in one tuple so that a view shared between
         # threads is never read half updated: the next offset asked for is counted from
         # there. An edit asks for a few offsets near each other, and a list of every

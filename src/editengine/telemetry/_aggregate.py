@@ -310,7 +310,7 @@ class Aggregator:
         if day is not None:
             day.edits += 1
             day.duration.add(duration)
-            if outcome == "error":
+            if outcome in ("error", "cancelled"):
                 day.errors += 1
                 if code == AMBIGUOUS_CODE:
                     day.ambiguous += 1
