@@ -791,9 +791,8 @@ def m_invisible_chars(rng: random.Random, draft: Draft, quote: Quote) -> Draft |
     ]
     old = _sprinkle(draft.old, marks)
     if rng.random() < 0.5:
-        kept = [
-            (draft.new.index(draft.old[i]), j, c) for i, j, c in marks if draft.old[i] in draft.new
-        ]
+        places = [(counterpart(draft, i), j, c) for i, j, c in marks]
+        kept = [(at, j, c) for at, j, c in places if at is not None]
         new = _sprinkle(draft.new, kept)
         return draft.noted("invisible characters in old and new", old=old, new=new)
     return draft.noted("invisible characters in old", old=old)
@@ -839,7 +838,8 @@ def m_typographic_operators(rng: random.Random, draft: Draft, quote: Quote) -> D
             continue
         old = (*draft.old[:i], line, *draft.old[i + 1 :])
         if rng.random() < 0.6:
-            new = tuple(line if x == draft.old[i] else x for x in draft.new)
+            at = counterpart(draft, i)
+            new = draft.new if at is None else (*draft.new[:at], line, *draft.new[at + 1 :])
             return draft.noted(
                 f"{plain!r} typeset in line {i + 1} of old and new", old=old, new=new
             )
@@ -887,8 +887,20 @@ def m_neighbour_indent(rng: random.Random, draft: Draft, quote: Quote) -> Draft 
     i, j = rng.choice(spots)
     moved = indent_of(draft.old[j]) + draft.old[i].lstrip(" \t")
     old = (*draft.old[:i], moved, *draft.old[i + 1 :])
-    new = tuple(moved if x == draft.old[i] else x for x in draft.new)
+    at = counterpart(draft, i)
+    new = draft.new if at is None else (*draft.new[:at], moved, *draft.new[at + 1 :])
     return draft.noted(f"line {i + 1} of old indented like line {j + 1}", old=old, new=new)
+
+
+def counterpart(draft: Draft, i: int) -> int | None:
+    """Where new keeps old's line ``i`` verbatim at the same place (in the common head or
+    tail of old and new), or ``None``."""
+    head, tail = _kept_run(draft.old, draft.new)
+    if i < head:
+        return i
+    if i >= len(draft.old) - tail:
+        return i + len(draft.new) - len(draft.old)
+    return None
 
 
 def m_wrapped_line(rng: random.Random, draft: Draft, quote: Quote) -> Draft | None:
@@ -942,9 +954,9 @@ def _changed_in_code(
 
 def _carry(draft: Draft, i: int, changed: str, note: str) -> Draft:
     """Old's line ``i`` changed; new's copies of that line (kept lines) changed alike."""
-    line = draft.old[i]
     old = (*draft.old[:i], changed, *draft.old[i + 1 :])
-    new = tuple(changed if x == line else x for x in draft.new)
+    at = counterpart(draft, i)
+    new = draft.new if at is None else (*draft.new[:at], changed, *draft.new[at + 1 :])
     return draft.noted(note, old=old, new=new)
 
 
