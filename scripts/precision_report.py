@@ -169,9 +169,16 @@ def _report_runner(report: object, case: EvalCase) -> Runner:
 
 
 def _scored(row: Row, result: CaseResult) -> Outcome:
-    if row.case.request == "retry" and result.ok and result.new_content == row.case.content:
+    case = row.case
+    if case.request == "retry" and result.ok and result.new_content == case.content:
         return Outcome.SUCCESS  # a retry left as it is: a no-op is right
-    return score(row.case, result)
+    claimed = result.ok and result.new_content in (None, case.content)
+    if claimed and case.expect == "success" and case.expected_content != case.content:
+        # A success that left the file as it was where a change was expected (a false
+        # "already applied"): the file is not the intended one. `editengine eval` counts it
+        # as refused; no earlier bundled case is affected.
+        return Outcome.WRONG
+    return score(case, result)
 
 
 def tally(rows: Iterable[Row], columns: Sequence[str]) -> dict[str, dict[str, Tally]]:

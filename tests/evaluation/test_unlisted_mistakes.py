@@ -207,3 +207,30 @@ def test_the_engine_gives_the_intended_file_or_refuses(mistake, kind, data):
     assert result.new_content == "\n".join(made.lines_after) + "\n", (
         f"wrong ({result.strategy}): {made.notes}\nold_string={made.old_string!r}"
     )
+
+
+def _whitespace_cells() -> list:
+    reason = "a whitespace-blind already-applied check calls a whitespace-only change applied"
+    return [
+        pytest.param(
+            m,
+            id=m,
+            marks=[] if m == "exact" else [pytest.mark.xfail(strict=False, reason=reason)],
+        )
+        for m in mk.WHITESPACE_CHANGE_MISTAKES
+    ]
+
+
+@pytest.mark.parametrize("mistake", _whitespace_cells())
+@ENGINE
+@given(data=st.data())
+def test_a_whitespace_only_change_is_never_called_already_applied(mistake, data):
+    content, made = data.draw(cuts(mistake, "whitespace_only"))
+    intended = "\n".join(made.lines_after) + "\n"
+    assert intended != content and ek.squash(intended) == ek.squash(content)
+    try:
+        result = edit_text(content, made.old_string, made.new_string)
+    except EditError:
+        return
+    assert not result.no_change, f"called applied ({result.strategy}): {made.notes}"
+    assert result.new_content == intended, f"wrong ({result.strategy}): {made.notes}"

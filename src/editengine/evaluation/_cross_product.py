@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from editengine.evaluation._edit_kinds import (
     BLOCK_EDITS,
+    EDITS,
     FENCE_TAGS,
     IDENT,
     KEYWORDS,
@@ -115,7 +116,7 @@ def cut_block(
         return None
     start, end = picked
     block = list(lines[start:end])
-    edit = BLOCK_EDITS[kind](rng, block, lang)
+    edit = EDITS[kind](rng, block, lang)
     if edit is None or edit.new_lines == block:
         return None
     mistakes = rng.choice(TWO_MISTAKES) if mistake == "two_mistakes" else (mistake,)
@@ -124,6 +125,8 @@ def cut_block(
     if draft is None:
         return None
     old, new = draft.render()
+    if old == new:
+        return None  # the mistake made the edit itself: nothing is asked
     text = "\n".join(lines) + "\n"  # as the file may end: with a final newline
     only_new = old == "\n".join(block) and new != "\n".join(edit.new_lines)
     if mistake == "crlf" and old in eol.join(lines):

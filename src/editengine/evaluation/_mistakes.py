@@ -1100,9 +1100,36 @@ MEANING_CHANGING: frozenset[str] = frozenset(
 UNLISTED_REPLACE_ALL: tuple[str, ...] = ("html_entities", "invisible_chars")
 
 
+# A whitespace-only change quoted with the whitespace mistakes that a whitespace-blind
+# comparison forgives: never "already applied" while the file does not have it.
+WHITESPACE_CHANGE_MISTAKES: tuple[str, ...] = (
+    "exact",
+    "trailing_whitespace",
+    "compressed_spacing",
+    "indentation_shift",
+    "tabs_vs_spaces",
+    "boundary_blank_lines",
+    "nbsp_indentation",
+)
+WHITESPACE_CHANGE = "whitespace_change"  # the category of those cells
+
+
 def unlisted_pairings() -> list[tuple[str, str]]:
-    """Every (unlisted mistake, edit kind) pairing the benchmark's ``u-`` cells cut: each
-    with every block edit, the fragment ones with a rename everywhere too."""
+    """Every (mistake, edit kind) pairing the benchmark's ``u-`` cells cut: each unlisted
+    mistake with every block edit, the fragment ones with a rename everywhere too, and the
+    whitespace mistakes with a whitespace-only change."""
     pairs = [(m, k) for m in UNLISTED_MISTAKES for k in BLOCK_KINDS]
     pairs += [(m, "replace_all") for m in UNLISTED_REPLACE_ALL]
+    pairs += [(m, "whitespace_only") for m in WHITESPACE_CHANGE_MISTAKES]
     return pairs
+
+
+def unlisted_outcome(mistake: str, kind: str) -> str:
+    """What a careful human makes of a ``u-`` cell's case (see :data:`UNLISTED_OUTCOMES`)."""
+    if kind == "whitespace_only":
+        return "intended"  # the change is whitespace; the quote stands once
+    return UNLISTED_OUTCOMES[mistake]
+
+
+def unlisted_category(mistake: str, kind: str) -> str:
+    return WHITESPACE_CHANGE if kind == "whitespace_only" else mistake
