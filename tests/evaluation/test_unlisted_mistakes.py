@@ -89,7 +89,6 @@ ENGINE_WRONG_TODAY = {
     "literal_differs": "block_anchor forgives a number or a string literal that differs",
     "operator_differs": "block_anchor forgives an operator that differs",
     "keyword_differs": "block_anchor forgives a keyword or a name that differs",
-    "nbsp_indentation": "line_trimmed writes new_string's non-breaking-space indentation",
 }
 
 

@@ -659,7 +659,6 @@ WRONG_TODAY: dict[str, str] = {
     "empty_quote_multiedit": EMPTY,
     "empty_quote_replace_all_every_boundary": EMPTY,
     "hard_break_in_new_string": "a whitespace-only change (a hard break) is called already applied",
-    "nbsp_indentation_from_a_chat_copy": "line_trimmed writes new_string's NBSP indentation",
 }
 
 

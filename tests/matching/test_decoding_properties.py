@@ -1,0 +1,120 @@
+"""Every forgiveness is a decoding applied to old_string and new_string alike.
+
+Indentation spelled in Unicode spaces (a chat window's copy) is read as ASCII spaces in both
+strings, so the edit lands as if it had been quoted right and nothing the decoding took off
+old_string is written into the file through new_string.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from editengine import edit_text
+from editengine.matching._spaces import UNICODE_SPACES, decode, decoded
+
+SPACES = sorted(UNICODE_SPACES)
+WORDS = st.sampled_from(["x", "y", "total", "value", "count", "name", "items"])
+
+
+@st.composite
+def indented_files(draw: st.DrawFn) -> list[str]:
+    """Lines of code indented with ASCII spaces, each distinct."""
+    depths = draw(st.lists(st.integers(0, 3), min_size=3, max_size=8))
+    lines = []
+    for index, depth in enumerate(depths):
+        name = draw(WORDS)
+        lines.append(" " * (4 * depth) + f"{name}{index} = {index}")
+    return lines
+
+
+def _spelled(line: str, space: str) -> str:
+    body = line.lstrip(" ")
+    return space * (len(line) - len(body)) + body
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    indented_files(),
+    st.data(),
+    st.sampled_from(SPACES),
+    st.booleans(),
+)
+def test_unicode_indentation_is_decoded_in_old_and_new_alike(
+    lines: list[str], data: st.DataObject, space: str, new_spelled_too: bool
+) -> None:
+    first = data.draw(st.integers(0, len(lines) - 2))
+    last = data.draw(st.integers(first + 1, len(lines) - 1))
+    changed = data.draw(st.integers(first, last))
+    content = "\n".join(lines) + "\n"
+    block = lines[first : last + 1]
+    edited = [*block]
+    edited[changed - first] = edited[changed - first].replace(" = ", " = 10 + ")
+    intended = "\n".join([*lines[:first], *edited, *lines[last + 1 :]]) + "\n"
+    old = "\n".join(_spelled(line, space) for line in block)
+    new = "\n".join(_spelled(line, space) if new_spelled_too else line for line in edited)
+
+    result = edit_text(content, old, new)
+
+    assert result.new_content == intended
+    assert not UNICODE_SPACES.intersection(result.new_content)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet=[" ", "\t", "a", "=", "\n", *SPACES[:4]], max_size=60))
+def test_decoding_touches_only_indentation_and_keeps_line_lengths(text: str) -> None:
+    out = decoded(text)
+    assert len(out) == len(text)
+    for before, after in zip(text.split("\n"), out.split("\n")):
+        body = before.lstrip(" \t" + "".join(SPACES))
+        assert after.endswith(body)
+        assert not UNICODE_SPACES.intersection(after[: len(after) - len(body)])
+
+
+def test_nothing_is_decoded_where_the_file_indents_with_unicode_spaces() -> None:
+    content = "def a():\n\u00a0\u00a0x = 1\n"
+    assert decode(content, "\u00a0\u00a0x = 1", "\u00a0\u00a0x = 2") is None
+    result = edit_text(content, "\u00a0\u00a0x = 1", "\u00a0\u00a0x = 2")
+    assert result.new_content == "def a():\n\u00a0\u00a0x = 2\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "old", "new", "expected"),
+    [
+        # A non-breaking space inside a line is content, not indentation: kept.
+        (
+            "label = 'a\u00a0b'\n",
+            "label = 'a\u00a0b'",
+            "label = 'a\u00a0c'",
+            "label = 'a\u00a0c'\n",
+        ),
+        # The file's tabs stay tabs.
+        (
+            "if a:\n\tx = 1\n\ty = 2\n",
+            "if a:\n\u00a0\u00a0\u00a0\u00a0x = 1\n\u00a0\u00a0\u00a0\u00a0y = 2",
+            "if a:\n\u00a0\u00a0\u00a0\u00a0x = 1\n\u00a0\u00a0\u00a0\u00a0y = 3",
+            "if a:\n\tx = 1\n\ty = 3\n",
+        ),
+        # Ideographic spaces, as a CJK input method types them.
+        (
+            "def a():\n  x = 1\n",
+            "def a():\n\u3000\u3000x = 1",
+            "def a():\n\u3000\u3000x = 2",
+            "def a():\n  x = 2\n",
+        ),
+    ],
+    ids=["nbsp-inside-a-line", "file-tabs", "ideographic"],
+)
+def test_what_the_decoding_lets_through(content: str, old: str, new: str, expected: str) -> None:
+    assert edit_text(content, old, new).new_content == expected
+
+
+def test_the_decoding_names_itself() -> None:
+    result = edit_text(
+        "def a():\n    x = 1\n",
+        "def a():\n\u00a0\u00a0\u00a0\u00a0x = 1",
+        "def a():\n\u00a0\u00a0\u00a0\u00a0x = 2",
+    )
+    assert result.strategy == "unicode_indentation+exact"
+    assert result.note is not None and "non-breaking" in result.note
