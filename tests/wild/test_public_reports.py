@@ -658,7 +658,6 @@ WRONG_TODAY: dict[str, str] = {
     "empty_quote_in_an_edit_list": EMPTY,
     "empty_quote_multiedit": EMPTY,
     "empty_quote_replace_all_every_boundary": EMPTY,
-    "hard_break_in_new_string": "a whitespace-only change (a hard break) is called already applied",
 }
 
 

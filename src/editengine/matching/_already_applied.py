@@ -2,6 +2,13 @@
 
 Applying such an edit twice would duplicate what it added, so the cascade answers with a
 no-op success that says so (strategy ``already_applied``).
+
+One rule decides it for every path (``edit``, multi-edit, each patch format, the fixer's
+"no change needed"): an edit is applied only if the text it changes stands at that place,
+compared no more leniently than old_string and new_string differ. A comparison that cannot
+tell old_string from new_string (a whitespace-only change under a whitespace-blind tier, a
+deletion whose kept lines are all that is compared) is no evidence either way:
+:func:`tells_apart` and :func:`shows_the_change` say when it is.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from editengine.matching._elision import Elided, marker_count
 from editengine.matching._exact import ExactTier
 from editengine.matching._lines import may_hold_the_words_of
 from editengine.matching._trimmed import BoundaryTrimTier, LineTrimmedTier
+from editengine.matching._whitespace_only import changes_only_whitespace
 
 
 def distinctive(text: str, at_least: int = 12) -> bool:
@@ -59,12 +67,45 @@ def may_be_a_retry(old: str, new: str) -> bool:
     return distinctive(new) and a_plausible_retry(old, new)
 
 
+def tells_apart(tier: Tier, old: str, new: str) -> bool:
+    """``tier``'s comparison sees the difference between old_string and new_string: looking
+    for new_string in a text that is old_string, it does not take the whole of old_string
+    for it. A tier that would finds new_string wherever old_string still stands, so its
+    finding new_string in the file says nothing about an edit made before."""
+    if tier.name == "exact":
+        return old != new
+    try:
+        return not _stands_whole(tier, old, new)
+    except TooManyPlaces:
+        return False
+
+
+def _stands_whole(tier: Tier, text: str, quote: str) -> bool:
+    found = tier.find(text, quote)
+    if tier.fuzzy:
+        threshold = getattr(tier, "threshold", 0.9)
+        found = [place for place in found if place.similarity >= threshold]
+    return any(not text[: place.start].strip() and not text[place.end :].strip() for place in found)
+
+
 def holding_every_quote(
     tier: Tier, text: str, old: str, new: str, quotes: list[Match]
 ) -> list[Match]:
     """Where new_string stands under ``tier``'s forgiveness, when every place the tier found
     old_string lies inside one of them: the edit that wrote new_string there was made
-    before (an insert or a rename sent again, its quote indented or spaced differently)."""
+    before (an insert or a rename sent again, its quote indented or spaced differently).
+
+    Never under a forgiveness blind to the change itself (:func:`tells_apart`): a
+    whitespace-only change found whitespace-blind is found where it was never made."""
+    held = _holding_every_quote(tier, text, old, new, quotes)
+    if held and not tells_apart(tier, old, new):
+        return []
+    return held
+
+
+def _holding_every_quote(
+    tier: Tier, text: str, old: str, new: str, quotes: list[Match]
+) -> list[Match]:
     if "".join(old.split()) not in "".join(new.split()):
         # old_string cannot lie inside new_string under any spacing, unless a marker in it
         # stands between the lines new_string adds and the ones it keeps.
@@ -169,6 +210,10 @@ def left_after_a_miss(
     after no tier matched: ``wanted`` of them (``None``: any number, for ``replace_all``)."""
     if not may_be_a_retry(old, new):
         return []
+    if changes_only_whitespace(old, new):
+        # Only a comparison that sees whitespace tells a whitespace-only change made.
+        found = ExactTier().find(source.text, new)
+        return found if found and (wanted is None or len(found) == wanted) else []
     for found in _places_of(source.text, new):
         return found if wanted is None or len(found) == wanted else []
     return []
