@@ -209,15 +209,7 @@ def test_the_engine_gives_the_intended_file_or_refuses(mistake, kind, data):
 
 
 def _whitespace_cells() -> list:
-    reason = "a whitespace-blind already-applied check calls a whitespace-only change applied"
-    return [
-        pytest.param(
-            m,
-            id=m,
-            marks=[] if m == "exact" else [pytest.mark.xfail(strict=False, reason=reason)],
-        )
-        for m in mk.WHITESPACE_CHANGE_MISTAKES
-    ]
+    return [pytest.param(m, id=m) for m in mk.WHITESPACE_CHANGE_MISTAKES]
 
 
 @pytest.mark.parametrize("mistake", _whitespace_cells())

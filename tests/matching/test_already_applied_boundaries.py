@@ -82,8 +82,13 @@ def test_a_quote_starting_where_new_string_starts_is_wrapped():
 # -- new_string around the quote, under a tier's forgiveness ---------------------------------
 
 
-# The old_strings these tests quote: a tier is asked whether it takes them for new_string.
-_QUOTED = {"b", "a = start()\n...\nb = end()"}
+# The request texts of these tests: a tier is asked whether it takes one for the other.
+_QUOTED = {
+    "b",
+    "a b c",
+    "a = start()\n...\nb = end()",
+    "a = start()\nc = added()\n...\nb = end()",
+}
 
 
 class _Places:

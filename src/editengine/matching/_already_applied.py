@@ -13,7 +13,7 @@ deletion whose kept lines are all that is compared) is no evidence either way:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from rapidfuzz.distance import Indel
 
@@ -68,16 +68,65 @@ def may_be_a_retry(old: str, new: str) -> bool:
 
 
 def tells_apart(tier: Tier, old: str, new: str) -> bool:
-    """``tier``'s comparison sees the difference between old_string and new_string: looking
-    for new_string in a text that is old_string, it does not take the whole of old_string
-    for it. A tier that would finds new_string wherever old_string still stands, so its
-    finding new_string in the file says nothing about an edit made before."""
+    """``tier``'s comparison sees the difference between old_string and new_string: it
+    takes neither for the whole of the other. A tier that does finds new_string wherever
+    old_string still stands, so its finding new_string in the file says nothing about an
+    edit made before. (An elision marker in old_string stands for lines by design: that it
+    covers new_string's added lines is no blindness.)"""
     if tier.name == "exact":
         return old != new
     try:
-        return not _stands_whole(tier, old, new)
+        if _stands_whole(tier, old, new):
+            return False
+        return bool(marker_count(old)) or not _stands_whole(tier, new, old)
     except TooManyPlaces:
         return False
+
+
+def shows_the_change(old: str, new: str) -> bool:
+    """Finding new_string can show this edit made: it carries text old_string lacks (lines
+    it adds or rewrites beyond the ones both keep). A deletion's new_string is only the
+    context it keeps, and stands in the file whether the lines went or not."""
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    head = 0
+    while head < min(len(old_lines), len(new_lines)) and old_lines[head] == new_lines[head]:
+        head += 1
+    tail = 0
+    while (
+        tail < min(len(old_lines), len(new_lines)) - head
+        and old_lines[-1 - tail] == new_lines[-1 - tail]
+    ):
+        tail += 1
+    return any(line.strip() for line in new_lines[head : len(new_lines) - tail])
+
+
+def stands_verbatim(text: str, old: str, new: str) -> bool:
+    """new_string stands in ``text`` as whole lines, byte for byte, and shows the change
+    (:func:`shows_the_change`): the one proof of an edit made that the patch path and the
+    fixer's "no change needed" accept without a place the quote was found at."""
+    if not new.strip() or not shows_the_change(old, new):
+        return False
+    ends_a_line = not new.endswith("\n") and changes_only_whitespace(old, new)
+    at = text.find(new)
+    while at != -1:
+        end = at + len(new)
+        if (at == 0 or text[at - 1] == "\n") and (
+            not ends_a_line or end == len(text) or text[end] == "\n"
+        ):
+            return True
+        at = text.find(new, at + 1)
+    return False
+
+
+def reads_as(
+    old: str, new: str, written: str, place: str, alike: Callable[[str, str], bool]
+) -> bool:
+    """``place`` already reads as the edit would leave it (``written``), compared no more
+    leniently than old_string and new_string differ: byte for byte when they differ only
+    in whitespace, by ``alike`` (a token comparison, say) otherwise."""
+    if changes_only_whitespace(old, new):
+        return written == place
+    return alike(written, place)
 
 
 def _stands_whole(tier: Tier, text: str, quote: str) -> bool:

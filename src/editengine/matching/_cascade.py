@@ -250,6 +250,16 @@ class _Pass:
         try:
             if self._blind_to_the_change(tier):
                 texts = self._whitespace_change_written(run, chosen)
+                if all(
+                    text == self.source.text[match.start : match.end]
+                    for match, text in zip(chosen, texts)
+                ):
+                    # Each whitespace piece the change makes stands there byte for byte.
+                    self.trace.append(run.attempt("matched"))
+                    trace = tuple(self.trace)
+                    return already_applied.no_op(
+                        self.source, chosen, self.lines, trace, old_is_inside=True
+                    )
             else:
                 texts = [match.rewrite(self.new) if match.rewrite else self.new for match in chosen]
         except DoubtfulMatch:

@@ -158,7 +158,7 @@ class Realignment:
         )
         rewritten_from = self.pairing.rewritten.get(index)
         if rewritten_from is None:
-            return shift
+            return self._inserted_shift(index, shift)
         if rewritten_from in self.shifts:
             if not _close(self.shifts[rewritten_from], self.common) and _close(
                 self.model_levels(line), self.file_levels(self.file_lines[rewritten_from])
@@ -177,6 +177,22 @@ class Realignment:
         ):
             return self.file_levels(actual) - self.model_levels(misquoted)
         return shift
+
+    def _inserted_shift(self, index: int, shift: float) -> float:
+        """A line new_string inserts moves with the quote's frame, not with a neighbour
+        quoted at an odd depth: a lone line's shift unlike the others' is that line's own
+        misquote (the file's depth for it), and says nothing of the lines around it."""
+        if index in self.pairing.kept or self.new_in_file_frame:
+            return shift
+        if _close(shift, self.common) or not self._an_odd_shift(shift):
+            return shift
+        return self.common
+
+    def _an_odd_shift(self, shift: float) -> bool:
+        """``shift`` is one line's alone: most quoted lines moved by the common shift."""
+        alike = sum(1 for other in self.shifts.values() if _close(other, shift))
+        common = sum(1 for other in self.shifts.values() if _close(other, self.common))
+        return alike == 1 and common >= 2
 
     def _depth_source(self, index: int) -> int:
         """The old line whose shift moves new line ``index``: an inserted line at the depth

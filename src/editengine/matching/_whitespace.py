@@ -482,6 +482,21 @@ def splice_tokens(region: str, old: str, new: str, frame: _Frame) -> str:
             out.append(placed)
             cursor = end
             continue
+        if (
+            tag == "delete"
+            and i1 > 0
+            and i2 < count
+            and 0 < j1 < len(new_tokens)
+            and as_quoted(i1)
+            and as_quoted(i2)
+        ):
+            # Tokens dropped between two kept ones, where the file is spaced as quoted: the
+            # gap left is new_string's own (``d <= 0`` to ``d < 0`` keeps its space).
+            start, end = file_tokens[i1 - 1][1], file_tokens[i2][0]
+            out.append(region[cursor:start])
+            out.append(frame.place(new[new_tokens[j1 - 1][1] : new_tokens[j1][0]]))
+            cursor = end
+            continue
         if tag == "insert" and i1 < count:
             start = end = file_tokens[i1][0]
             stop = new_tokens[j2][0] if j2 < len(new_tokens) else len(new)

@@ -10,9 +10,9 @@ trailing blanks — that the edit changes is written as new_string has it; each 
 leaves alone is the file's, whatever the quote said. Quote padding (blank lines old_string
 has and the file does not) goes with it.
 
-The result must change the file: a whitespace-only change found whitespace-blind where the
-file already reads as new_string is no proof it was applied (the quote may be the mistake),
-so :func:`written` gives ``None`` and the cascade refuses.
+Where the text written is the file's text already, every whitespace piece the change makes
+stands there byte for byte: the edit was made before. That comparison is as strict as the
+change; finding new_string with whitespace forgiven never is.
 
 >>> written("x = 1   \ny = 2", "x = 1 \ny = 2", "x = 1\ny = 2")
 'x = 1\ny = 2'
@@ -34,8 +34,8 @@ def changes_only_whitespace(old: str, new: str) -> bool:
 
 def written(region: str, old: str, new: str) -> str | None:
     """The text to write over ``region`` (the file's text where old_string was found) for a
-    whitespace-only change; ``None`` when the lines cannot be paired one for one or the
-    file already reads that way."""
+    whitespace-only change (``region`` itself: the change is there already); ``None`` when
+    the lines cannot be paired one for one or the new indentation's frame is unknown."""
     ending = ""
     if region.endswith("\n") and old.endswith("\n"):
         # The quote's final line break is the file's: kept, whether new_string has it or not.
@@ -61,8 +61,7 @@ def written(region: str, old: str, new: str) -> str | None:
         elif old_lines[source] != line:
             out.append(line)  # padding whose whitespace the change itself rewrites
         # else: padding the quote added and the change keeps: not the file's, dropped
-    text = "\n".join(out)
-    return None if text == region else text + ending
+    return "\n".join(out) + ending
 
 
 def _pairs(left: list[str], right: list[str]) -> dict[int, int] | None:
