@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from editengine import edit_text
+from editengine.matching._invisibles import INVISIBLES
 from editengine.matching._spaces import UNICODE_SPACES, decode, decoded
 
 SPACES = sorted(UNICODE_SPACES)
@@ -118,3 +119,51 @@ def test_the_decoding_names_itself() -> None:
     )
     assert result.strategy == "unicode_indentation+exact"
     assert result.note is not None and "non-breaking" in result.note
+
+
+# -- invisible characters a copy leaves in the quote -------------------------------------
+
+INVISIBLE = sorted(INVISIBLES)
+
+
+@settings(max_examples=60, deadline=None)
+@given(indented_files(), st.data(), st.booleans())
+def test_invisible_characters_are_taken_out_of_old_and_new_alike(
+    lines: list[str], data: st.DataObject, new_carries_them: bool
+) -> None:
+    first = data.draw(st.integers(0, len(lines) - 2))
+    last = data.draw(st.integers(first + 1, len(lines) - 1))
+    changed = data.draw(st.integers(first, last))
+    content = "\n".join(lines) + "\n"
+    block = lines[first : last + 1]
+    edited = [*block]
+    edited[changed - first] = edited[changed - first].replace(" = ", " = 10 + ")
+    intended = "\n".join([*lines[:first], *edited, *lines[last + 1 :]]) + "\n"
+    char = data.draw(st.sampled_from(INVISIBLE))
+    row = data.draw(st.integers(0, len(block) - 1))
+
+    def sprinkled(text_lines: list[str]) -> str:
+        out = [*text_lines]
+        line = out[row]
+        at = len(line) - len(line.lstrip()) + 1
+        out[row] = line[:at] + char + line[at:]
+        return "\n".join(out)
+
+    old = sprinkled(block)
+    new = sprinkled(edited) if new_carries_them else "\n".join(edited)
+    result = edit_text(content, old, new)
+    assert result.new_content == intended
+    assert not INVISIBLES.intersection(result.new_content)
+
+
+def test_an_invisible_character_the_file_holds_is_content() -> None:
+    content = "word = 'a\u200bb'\n"
+    result = edit_text(content, "word = 'a\u200bb'", "word = 'a\u200bc'")
+    assert result.new_content == "word = 'a\u200bc'\n" and result.strategy == "exact"
+
+
+def test_an_invisible_character_only_new_string_adds_is_its_own() -> None:
+    # A zero-width joiner new_string adds (inside an emoji) is not taken out of it.
+    content = "label = 'family'\n"
+    result = edit_text(content, "label = 'family'", "label = 'man\u200dwoman'")
+    assert result.new_content == "label = 'man\u200dwoman'\n"

@@ -1,6 +1,6 @@
 r"""What a quote says once the copy mistakes around it are taken off.
 
-Before the cascade looks for old_string, three mistakes that wrap a quote rather than change
+Before the cascade looks for old_string, four mistakes that wrap a quote rather than change
 its text are undone, each only where the file shows it cannot be content:
 
 * a Markdown fence around old_string, new_string or both (``matching.fences``), never in a
@@ -9,7 +9,9 @@ its text are undone, each only where the file shows it cannot be content:
   when old_string stands in the file as sent, nor when the file's own lines start with the
   quote's numbers in the same style (``1: foo`` in YAML);
 * indentation spelled in non-breaking (or other Unicode) spaces (``matching.spaces``), read
-  as ASCII spaces in old_string and new_string alike, never in a file indented with them.
+  as ASCII spaces in old_string and new_string alike, never in a file indented with them;
+* invisible characters (zero-width spaces, word joiners, soft hyphens) old_string carries
+  (``matching.invisibles``), taken out of both strings, never when the file holds them.
 
 Everything after — already-applied rules, tiers, count rules — sees the cleaned strings, so
 a retried request is recognised as such with or without its fence. The clean-ups name
@@ -27,12 +29,14 @@ from dataclasses import dataclass, replace
 from editengine._errors import BadRequest, EditError
 from editengine._results import TextEdit
 from editengine.matching import _fences as fences
+from editengine.matching import _invisibles as invisibles
 from editengine.matching import _prefixes as prefixes
 from editengine.matching import _spaces as spaces
 
 FENCE = "markdown_fence"
 PREFIX = "line_number_prefix"
 UNICODE_INDENT = "unicode_indentation"
+INVISIBLE = "invisible_characters"
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,8 @@ def read(text: str, old: str, new: str, *, literal: bool = False) -> Reading:
         return reading
     reading = _unfenced(text, reading)
     reading = _unnumbered(text, reading)
-    return _unicode_indentation_decoded(text, reading)
+    reading = _unicode_indentation_decoded(text, reading)
+    return _invisibles_decoded(text, reading)
 
 
 def _unfenced(text: str, reading: Reading) -> Reading:
@@ -162,6 +167,25 @@ def _unicode_indentation_decoded(text: str, reading: Reading) -> Reading:
         old=decoded[0],
         new=decoded[1],
         cleanups=(*reading.cleanups, UNICODE_INDENT),
+        notes=(*reading.notes, note),
+    )
+
+
+def _invisibles_decoded(text: str, reading: Reading) -> Reading:
+    """Zero-width characters (and soft hyphens) old_string carries and the file never
+    holds taken out of old_string and new_string alike: they came with the copy."""
+    decoded = invisibles.decode(text, reading.old, reading.new)
+    if decoded is None:
+        return reading
+    note = (
+        "Invisible characters (zero-width spaces, word joiners, soft hyphens) were taken out "
+        "of old_string and new_string: the file holds none of them, so they came with the copy."
+    )
+    return replace(
+        reading,
+        old=decoded[0],
+        new=decoded[1],
+        cleanups=(*reading.cleanups, INVISIBLE),
         notes=(*reading.notes, note),
     )
 
