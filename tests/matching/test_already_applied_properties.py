@@ -241,3 +241,17 @@ def test_reads_as_is_no_more_lenient_than_the_change(
         return a.split() == b.split()
 
     assert reads_as(old, new, written, place, tokens) is expected
+
+
+def test_new_string_standing_with_its_whitespace_forgiven_beside_a_look_alike_is_refused() -> None:
+    # Sent again after it was applied, one line of both strings at a neighbour's depth: the
+    # quote fits a look-alike (at another depth) line for line, new_string stands below.
+    content = (
+        "\tif (a) {\n\t\tcall({\n\t\t\t\theaders: response.headers,\n\t\t\t},\n\t\t);\n\t}\n"
+        "\treturn make({\n\t\t\theaders_opts: response.headers_opts,\n\t\t},\n\t);\n"
+    )
+    old = "\t\t\theaders: response.headers,\n\t\t},\n);"
+    new = "\t\t\theaders_opts: response.headers_opts,\n\t\t},\n);"
+    with pytest.raises(EditError) as refused:
+        edit_text(content, old, new)
+    assert refused.value.code == "ambiguous"

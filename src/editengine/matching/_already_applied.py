@@ -230,10 +230,12 @@ def _stripped_lines(text: str) -> set[str]:
 def verbatim_elsewhere(
     source: NormalizedText, old: str, new: str, quotes: list[Match]
 ) -> Match | None:
-    """The one place new_string stands verbatim, when every place old_string was found
-    lies at another depth than it was quoted (its first line's indentation differs)."""
+    """The one place new_string stands (verbatim, or line for line with its lines'
+    whitespace forgiven), when every place old_string was found lies at another depth than
+    it was quoted (its first line's indentation differs)."""
     text = source.text
-    if not may_hold_the_words_of(text, new) or search.count(text, new) != 1:
+    standing = where_new_stands(source, new)
+    if standing is None:
         return None
     quoted = _first_indent(old)
     if quoted is None:
@@ -242,7 +244,7 @@ def verbatim_elsewhere(
         line_start = text.rfind("\n", 0, quote.start) + 1
         if _first_indent(text[line_start : quote.end]) == quoted:
             return None  # quoted where it stands: the edit is still to make
-    return ExactTier().find(text, new)[0]
+    return standing
 
 
 def _first_indent(text: str) -> str | None:
