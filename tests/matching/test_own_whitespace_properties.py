@@ -94,3 +94,31 @@ def test_a_wrapped_quote_never_changes_new_strings_own_spacing(
     except EditError:
         return
     assert result.new_content == f"{head} d {new_op} {limit} {{\n{body}\n", result.strategy
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from(["    ", "  ", "\t", "        "]),
+    st.sampled_from(["", " ", "  ", "\t"]),
+    st.integers(0, 50),
+    st.integers(51, 99),
+)
+def test_a_quote_starting_mid_line_keeps_the_files_indentation_of_its_later_lines(
+    indent: str, quoted_indent: str, value: int, changed: int
+) -> None:
+    content = f"def second():\n{indent}return {value}\n"
+    old = f"second():\n{quoted_indent}return {value}"
+    new = f"second():\n{quoted_indent}return {changed}"
+    assume(quoted_indent != indent)
+    try:
+        result = edit_text(content, old, new)
+    except EditError:
+        return
+    assert result.new_content == f"def second():\n{indent}return {changed}\n", result.strategy
+
+
+def test_the_reported_mid_line_quote_keeps_the_files_four_spaces() -> None:
+    result = edit_text(
+        "def second():\n    return 1\n", "second():\n  return 1", "second():\n  return 2"
+    )
+    assert result.new_content == "def second():\n    return 2\n"
