@@ -167,3 +167,73 @@ def test_an_invisible_character_only_new_string_adds_is_its_own() -> None:
     content = "label = 'family'\n"
     result = edit_text(content, "label = 'family'", "label = 'man\u200dwoman'")
     assert result.new_content == "label = 'man\u200dwoman'\n"
+
+
+# -- HTML entities a tool layer wrote --------------------------------------------------------
+
+COMPARISONS = st.sampled_from(["<", ">", "<=", "&&", '== "x"', "!= 'y'"])
+
+
+def _escaped(text: str) -> str:
+    return (
+        text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&#39;")
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(COMPARISONS, COMPARISONS, st.booleans())
+def test_html_entities_are_read_back_in_old_and_new_alike(
+    op: str, new_op: str, new_escaped_too: bool
+) -> None:
+    content = f"def check(a, b):\n    if a {op} b:\n        return 1\n"
+    old = f"    if a {op} b:\n        return 1"
+    new = f"    if a {new_op} b:\n        return 2"
+    result = edit_text(content, _escaped(old), _escaped(new) if new_escaped_too else new)
+    assert result.new_content == content.replace(old, new)
+    assert "&lt;" not in result.new_content and "&amp;" not in result.new_content
+
+
+def test_entities_are_the_text_in_a_file_that_holds_entities() -> None:
+    content = "<p>Tom &amp; Jerry</p>\n"
+    result = edit_text(content, "Tom &amp; Jerry", "Tom &amp; Spike")
+    assert result.new_content == "<p>Tom &amp; Spike</p>\n" and result.strategy == "exact"
+
+
+# -- read-tool gutters ------------------------------------------------------------------------
+
+GUTTERS = st.sampled_from(
+    [
+        lambda n: f"{n:>4} \u2502 ",
+        lambda n: f"L{n}: ",
+        lambda n: f"{n}:\t",
+        lambda n: f"{n:>4}  ",
+        lambda n: f"{n:>6}\t",
+    ]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(indented_files(), st.data(), GUTTERS, st.booleans())
+def test_a_read_tools_gutter_is_taken_off_old_and_new(
+    lines: list[str], data: st.DataObject, gutter, new_numbered_too: bool
+) -> None:
+    first = data.draw(st.integers(0, len(lines) - 2))
+    last = data.draw(st.integers(first + 1, len(lines) - 1))
+    content = "\n".join(lines) + "\n"
+    block = lines[first : last + 1]
+    edited = [line.replace(" = ", " = 10 + ") for line in block]
+    old = "\n".join(gutter(first + 1 + i) + line for i, line in enumerate(block))
+    new_lines = [gutter(first + 1 + i) + line for i, line in enumerate(edited)]
+    new = "\n".join(new_lines) if new_numbered_too else "\n".join(edited)
+    result = edit_text(content, old, new)
+    assert result.new_content == "\n".join([*lines[:first], *edited, *lines[last + 1 :]]) + "\n"
+
+
+def test_numbers_the_file_itself_starts_lines_with_are_content() -> None:
+    content = "L1: first\nL2: second\n"
+    result = edit_text(content, "L1: first\nL2: second", "L1: first\nL2: changed")
+    assert result.new_content == "L1: first\nL2: changed\n" and result.strategy == "exact"
