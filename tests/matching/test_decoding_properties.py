@@ -237,3 +237,15 @@ def test_numbers_the_file_itself_starts_lines_with_are_content() -> None:
     content = "L1: first\nL2: second\n"
     result = edit_text(content, "L1: first\nL2: second", "L1: first\nL2: changed")
     assert result.new_content == "L1: first\nL2: changed\n" and result.strategy == "exact"
+
+
+def test_lines_matched_line_trimmed_take_no_unicode_indentation_from_new_string() -> None:
+    # The file indents one line with non-breaking spaces, so the quote is not decoded up
+    # front; the lines matched indent with tabs, and line_trimmed's forgiveness of the
+    # quote's non-breaking spaces is applied to new_string alike.
+    content = "a:\n\u00a0\u00a0x = 1\nb:\n\ty = 2\n"
+    old = "b:\n\u00a0\u00a0\u00a0\u00a0y = 2"
+    new = "b:\n\u00a0\u00a0\u00a0\u00a0y = 3\n\u00a0\u00a0\u00a0\u00a0z = 4"
+    assert (
+        edit_text(content, old, new).new_content == "a:\n\u00a0\u00a0x = 1\nb:\n\ty = 3\n\tz = 4\n"
+    )
