@@ -122,3 +122,26 @@ def test_the_reported_mid_line_quote_keeps_the_files_four_spaces() -> None:
         "def second():\n    return 1\n", "second():\n  return 1", "second():\n  return 2"
     )
     assert result.new_content == "def second():\n    return 2\n"
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 2), st.sampled_from(["\t", "    "])), min_size=3, max_size=7),
+    st.data(),
+)
+def test_a_rewritten_line_keeps_its_own_lines_whitespace_characters(
+    shape: list[tuple[int, str]], data
+) -> None:
+    # A file whose lines are indented, each, with tabs or with spaces; the quote expands
+    # every tab to four spaces (as a read tool shows it) and rewrites one line's text.
+    lines = [unit * depth + f"v{i} = f({i})" for i, (depth, unit) in enumerate(shape)]
+    content = "def g():\n" + "\n".join(lines) + "\n"
+    quoted = ["    " * depth + f"v{i} = f({i})" for i, (depth, _) in enumerate(shape)]
+    k = data.draw(st.integers(0, len(lines) - 1))
+    new = [*quoted]
+    new[k] = new[k].replace(f"f({k})", f"h({k})")
+    try:
+        result = edit_text(content, "\n".join(quoted), "\n".join(new))
+    except EditError:
+        return
+    assert result.new_content == content.replace(f"v{k} = f({k})", f"v{k} = h({k})")

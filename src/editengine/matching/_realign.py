@@ -141,11 +141,13 @@ class Realignment:
         if kept is not None:
             return kept
         line = self._repaired(index, line)
-        if shift == 0 and self.model_style == self.file_style:
-            return line  # nothing to move: keep its whitespace as written, tabs and all
+        # A rewrite at its line's own depth takes that line's whitespace characters, even
+        # where nothing moves: the quote's spaces for the file's tab were forgiven, not meant.
         own = self._at_its_own_lines_depth(index, line, target)
         if own is not None:
             return own
+        if shift == 0 and self.model_style == self.file_style:
+            return line  # nothing to move: keep its whitespace as written, tabs and all
         return self.file_style.render(target) + line.lstrip(" \t")
 
     def _shift(self, index: int, line: str) -> float:
