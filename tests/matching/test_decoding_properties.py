@@ -249,3 +249,9 @@ def test_lines_matched_line_trimmed_take_no_unicode_indentation_from_new_string(
     assert (
         edit_text(content, old, new).new_content == "a:\n\u00a0\u00a0x = 1\nb:\n\ty = 3\n\tz = 4\n"
     )
+
+
+def test_a_quote_standing_as_sent_is_not_decoded() -> None:
+    # The non-breaking space starts the quote, but stands mid-line in the file: content.
+    result = edit_text("total\u00a0= 1\n", "\u00a0= 1", " = 2")
+    assert result.new_content == "total = 2\n" and result.strategy == "exact"

@@ -145,3 +145,25 @@ def test_a_rewritten_line_keeps_its_own_lines_whitespace_characters(
     except EditError:
         return
     assert result.new_content == content.replace(f"v{k} = f({k})", f"v{k} = h({k})")
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 2), st.sampled_from(["\t", "    "])), min_size=3, max_size=7),
+    st.data(),
+)
+def test_an_inserted_line_takes_the_whitespace_characters_of_the_line_it_follows(
+    shape: list[tuple[int, str]], data
+) -> None:
+    lines = [unit * depth + f"v{i} = f({i})" for i, (depth, unit) in enumerate(shape)]
+    content = "def g():\n" + "\n".join(lines) + "\n"
+    quoted = ["    " * depth + f"v{i} = f({i})" for i, (depth, _) in enumerate(shape)]
+    k = data.draw(st.integers(0, len(lines) - 1))
+    depth, unit = shape[k]
+    new = [*quoted[: k + 1], "    " * depth + "extra()", *quoted[k + 1 :]]
+    intended = [*lines[: k + 1], unit * depth + "extra()", *lines[k + 1 :]]
+    try:
+        result = edit_text(content, "\n".join(quoted), "\n".join(new))
+    except EditError:
+        return
+    assert result.new_content == "def g():\n" + "\n".join(intended) + "\n"

@@ -50,7 +50,10 @@ def _as_ascii(indent: str) -> str:
 
 def decode(file_text: str, old: str, new: str) -> tuple[str, str] | None:
     """old_string and new_string decoded alike, when old_string's indentation is spelled in
-    Unicode spaces and the file's is not; ``None`` when there is nothing to decode."""
+    Unicode spaces and the file's is not, and old_string does not stand in the file as sent;
+    ``None`` when there is nothing to decode."""
     if not carries_unicode_indentation(old) or carries_unicode_indentation(file_text):
         return None
+    if old in file_text:
+        return None  # the quote is the file's text, its spaces included
     return decoded(old), decoded(new)
