@@ -82,8 +82,18 @@ def test_a_quote_starting_where_new_string_starts_is_wrapped():
 # -- new_string around the quote, under a tier's forgiveness ---------------------------------
 
 
+# The request texts of these tests: a tier is asked whether it takes one for the other.
+_QUOTED = {
+    "b",
+    "a b c",
+    "a = start()\n...\nb = end()",
+    "a = start()\nc = added()\n...\nb = end()",
+}
+
+
 class _Places:
-    """A tier that finds new_string at given places, whatever the text."""
+    """A tier that finds new_string at given places of any file, and nowhere in the
+    old_strings quoted: it tells the two apart."""
 
     name: ClassVar[str] = "places"
     fuzzy: ClassVar[bool] = False
@@ -92,7 +102,14 @@ class _Places:
         self.places = list(places)
 
     def find(self, content: str, old: str) -> list[Match]:
-        return self.places
+        return [] if content in _QUOTED else self.places
+
+
+class _Blind(_Places):
+    """A tier that also takes old_string whole for new_string: blind to the change."""
+
+    def find(self, content: str, old: str) -> list[Match]:
+        return [Match(0, len(content))] if content in _QUOTED else self.places
 
 
 class _FuzzyPlaces(_Places):
@@ -118,6 +135,11 @@ def test_only_the_places_holding_a_quote_are_answered():
     # The second place ends after the quote but starts after it too: it holds nothing.
     tier = _Places(Match(0, 10), Match(20, 30))
     assert held(tier, Match(2, 5)) == [(0, 10)]
+
+
+def test_a_tier_blind_to_the_change_proves_nothing():
+    # It would find new_string where old_string still stands: finding it is no retry.
+    assert held(_Blind(Match(0, 10)), Match(2, 5)) == []
 
 
 def test_a_fuzzy_tier_counts_places_from_its_own_threshold():

@@ -245,12 +245,25 @@ def test_blank_and_elision_context_at_a_hunks_edges_is_not_written_back() -> Non
 
 
 def test_new_lines_already_standing_elsewhere_make_a_loose_match_a_no_op() -> None:
-    content = "if a:\n        x = 1\n        y = 2\nif b:\n    x = 1\n"
-    # The old lines only match loosely at the top (deeper indentation); the new lines stand
-    # verbatim at the bottom: the hunk was applied there before.
-    text = patch("f", "@@\n if b:\n     x = 1\n-    y = 2\n")
+    content = "if a:\n        x = 1\n        y = 2\nif a:\n    x = 1\n    y = 3\n"
+    # The old lines only match loosely at the top (deeper indentation); the lines the hunk
+    # rewrites stand verbatim at the bottom: the hunk was applied there before.
+    text = patch("f", "@@\n if a:\n     x = 1\n-    y = 2\n+    y = 3\n")
     result = apply_patch({"f": content}, text)
     assert result.files["f"] == content and result.hunks[0].strategy == "already_applied"
+
+
+def test_a_deletions_kept_context_standing_elsewhere_is_no_proof_it_was_applied() -> None:
+    content = (
+        "if ready:\n        value = compute(1)\n        other = compute(2)\n"
+        "if ready:\n    value = compute(1)\n"
+    )
+    # A deletion's new lines are its context: they stand whether the line went or not.
+    # The line to delete stands only at the top, so it goes there, as edit does it.
+    body = "@@\n if ready:\n     value = compute(1)\n-    other = compute(2)\n"
+    result = apply_patch({"f": content}, patch("f", body))
+    assert result.hunks[0].strategy != "already_applied"
+    assert result.files["f"] == content.replace("        other = compute(2)\n", "")
 
 
 def test_a_loose_match_that_would_rewrite_a_kept_context_line_is_refused() -> None:

@@ -49,6 +49,7 @@ from editengine.engine._callbacks import notify, resolve_sync, run_hooks
 from editengine.engine._fixing import instruction_or_default, request_key
 from editengine.files import FileSnapshot, MissingFolder, Target, sha256_hex
 from editengine.fixer._protocol import FixRequest
+from editengine.matching import _already_applied as already_applied
 from editengine.patch import AUTO, FileChange, Hunk, Patch, PatchResult, parse_patch
 from editengine.patch._apply import apply_operations
 
@@ -236,7 +237,9 @@ def _why_not(
     """The checked edit, or why the correction is refused: (a stable code, the sentence)."""
     wanted = to_lf(hunk.after)
     if correction.no_changes_required:
-        if wanted.strip() and wanted in to_lf(content):
+        # The rule of every path (matching._already_applied): what the hunk adds or
+        # rewrites stands, byte for byte, as whole lines; kept context proves nothing.
+        if already_applied.stands_verbatim(to_lf(content), to_lf(hunk.before), wanted):
             return TextEdit(content, 0, "already_applied", no_change=True)
         return (
             "not_applied_where_meant",

@@ -45,6 +45,7 @@ from editengine.engine._edit_equivalence import (
     replacement_to_write,
     same_tokens,
 )
+from editengine.matching import _already_applied as already_applied
 
 
 @dataclass(frozen=True)
@@ -395,7 +396,8 @@ def _nothing_left_to_do(old: str, new: str, place: str) -> bool:
         carried = carry_edit(old, new, place)
     except CannotCarry:
         return False
-    return same_tokens(carried, place)
+    # Token for token, unless the change is whitespace only: then byte for byte.
+    return already_applied.reads_as(to_lf(old), to_lf(new), carried, place, same_tokens)
 
 
 def _within(inner: Region, outer: Region) -> bool:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from editengine.evaluation._edit_kinds import (
     BLOCK_EDITS,
+    EDITS,
     FENCE_TAGS,
     IDENT,
     KEYWORDS,
@@ -30,10 +31,13 @@ from editengine.evaluation._edit_kinds import (
     squash,
 )
 from editengine.evaluation._mistakes import (
+    INVISIBLES,
+    MEANING_CHANGING,
     TWO_MISTAKES,
     Quote,
     compress_line,
     curly,
+    html_escape,
     misquote,
     respace_fragment,
     window_scores,
@@ -112,7 +116,7 @@ def cut_block(
         return None
     start, end = picked
     block = list(lines[start:end])
-    edit = BLOCK_EDITS[kind](rng, block, lang)
+    edit = EDITS[kind](rng, block, lang)
     if edit is None or edit.new_lines == block:
         return None
     mistakes = rng.choice(TWO_MISTAKES) if mistake == "two_mistakes" else (mistake,)
@@ -121,16 +125,21 @@ def cut_block(
     if draft is None:
         return None
     old, new = draft.render()
+    if old == new:
+        return None  # the mistake made the edit itself: nothing is asked
     text = "\n".join(lines) + "\n"  # as the file may end: with a final newline
     only_new = old == "\n".join(block) and new != "\n".join(edit.new_lines)
     if mistake == "crlf" and old in eol.join(lines):
         return None  # the line endings must really break exact matching
     if mistake not in ("exact", "crlf") and not only_new and old.replace("\r\n", "\n") in text:
         return None  # the mistake must really break exact matching (or be in new only)
+    after = (*lines[:start], *edit.new_lines, *lines[end:])
+    if mistake in MEANING_CHANGING and _stands_respaced(old, (lines, after)):
+        return None  # a quote that says something else must stand nowhere, before or after
     return Cut(
         old,
         new,
-        (*lines[:start], *edit.new_lines, *lines[end:]),
+        after,
         edit.instruction,
         "; ".join(draft.notes) or "old_string copied byte for byte",
         tuple(mistakes),
@@ -138,6 +147,16 @@ def cut_block(
         "\n".join(block),
         block=(start, end),
     )
+
+
+def _stands_respaced(old: str, files: Iterable[Sequence[str]]) -> bool:
+    """Whether ``old`` stands in one of ``files`` once whitespace is ignored, or as a run of
+    whole lines once each line is stripped."""
+    quoted = old.replace("\r\n", "\n").split("\n")
+    for lines in files:
+        if squash(old) in squash("\n".join(lines)) or trimmed_windows(lines, quoted):
+            return True
+    return False
 
 
 def is_word_char(ch: str) -> bool:
@@ -165,6 +184,8 @@ _FRAGMENT_PATTERNS = {
     "unicode_punctuation": r"\"[A-Za-z][\w .-]{2,30}\"|'[A-Za-z][\w .-]{2,30}'",
     "reformatted_spacing": r"\b[A-Za-z_][\w.]*\([^()\n]{0,40}, [^()\n]{0,40}\)",
     "compressed_spacing": r"\b[A-Za-z_][\w.]* (?:==|!=|<=|>=|=|<|>|\+) [\w.]+\b",
+    "html_entities": r"\"[A-Za-z][\w .-]{2,30}\"",
+    "invisible_chars": r"\b[A-Za-z_][A-Za-z0-9_]{3,}\b",
 }
 
 
@@ -194,6 +215,22 @@ def _misquote_fragment(
         return "\u2018" + frag[1:-1] + "\u2019", "curly single quotes"
     if mistake == "reformatted_spacing":
         return re.sub(r", (?=\S)", ",", frag), "no space after commas"
+    if mistake == "html_entities":
+        if re.search(r"&#?\w+;", text):
+            return None
+        return html_escape(frag), "quotes as HTML entities"
+    if mistake == "invisible_chars":
+        if any(c in text for c in INVISIBLES):
+            return None
+        char = rng.choice(INVISIBLES)
+        return (
+            (frag + char, "an invisible character after it")
+            if rng.random() < 0.5
+            else (
+                char + frag,
+                "an invisible character before it",
+            )
+        )
     return compress_line(frag, lang), "operators without spaces"
 
 
@@ -225,7 +262,7 @@ def cut_replace_all(
         words = [w for w in IDENT.findall(frag) if len(w) >= 4 and w.lower() not in KEYWORDS]
         if not words:
             continue
-        if mistake in ("over_escaped", "unicode_punctuation"):
+        if mistake in ("over_escaped", "unicode_punctuation", "html_entities"):
             extra = rng.choice(["-v2", " (legacy)", "_old"])
             new_frag = frag[0] + frag[1:-1] + extra + frag[-1]
         else:

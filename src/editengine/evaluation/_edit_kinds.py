@@ -21,8 +21,9 @@ EDIT_KINDS: tuple[str, ...] = (
     "delete_lines",
     "replace_block",
     "replace_all",
+    "whitespace_only",
 )
-BLOCK_KINDS: tuple[str, ...] = EDIT_KINDS[:-1]
+BLOCK_KINDS: tuple[str, ...] = EDIT_KINDS[:6]  # cut on a block of lines, crossed with mistakes
 
 # --------------------------------------------------------------------------- text helpers
 
@@ -311,4 +312,96 @@ BLOCK_EDITS: dict[str, Callable[[random.Random, list[str], str], Edit | None]] =
     "insert_line": edit_insert_line,
     "delete_lines": edit_delete_lines,
     "replace_block": edit_replace_block,
+}
+
+
+# --------------------------------------------------------------------------- whitespace only
+
+_BRACES = ("c", "go", "rust", "javascript", "typescript", "json")
+
+
+def edit_whitespace_only(rng: random.Random, lines: list[str], lang: str) -> Edit | None:
+    """A change of whitespace only, as a careful human makes one: a blank line added or
+    removed, a line indented one level deeper or written with the block's other indentation
+    character, a Markdown hard break (two trailing spaces), trailing blanks trimmed. Not a
+    block edit of the cross product (its cells are the ``u-`` ones): the change that a
+    whitespace-blind comparison calls "already applied"."""
+    variants: list[Callable[[], Edit | None]] = []
+    inner = range(1, len(lines) - 1)
+    added = [i for i in inner if lines[i - 1].strip() and lines[i].strip()]
+    if added:
+        i = rng.choice(added)
+        variants.append(
+            lambda: Edit(
+                "whitespace_only",
+                [*lines[:i], "", *lines[i:]],
+                f"Add a blank line before `{lines[i].strip()}`.",
+            )
+        )
+    removed = [i for i in inner if not lines[i].strip() and lines[i - 1].strip()]
+    removed = [i for i in removed if lines[i + 1].strip()]
+    if removed:
+        j = rng.choice(removed)
+        variants.append(
+            lambda: Edit(
+                "whitespace_only",
+                [*lines[:j], *lines[j + 1 :]],
+                f"Remove the blank line before `{lines[j + 1].strip()}`.",
+            )
+        )
+    trailing = [i for i, x in enumerate(lines) if x != x.rstrip() and x.strip()]
+    if trailing:
+        variants.append(
+            lambda: Edit(
+                "whitespace_only",
+                [x.rstrip() if x.strip() else x for x in lines],
+                "Trim the trailing blanks of these lines.",
+            )
+        )
+    if lang == "markdown":
+        prose = [
+            i
+            for i in range(len(lines) - 1)
+            if len(lines[i].split()) >= 3
+            and lines[i] == lines[i].rstrip()
+            and lines[i + 1].strip()
+            and not lines[i].lstrip().startswith(("#", "```", "|", "    ", "\t"))
+        ]
+        if prose:
+            k = rng.choice(prose)
+            variants.append(
+                lambda: Edit(
+                    "whitespace_only",
+                    [*lines[:k], lines[k] + "  ", *lines[k + 1 :]],
+                    f"End `{lines[k].strip()}` with a hard line break (two spaces).",
+                )
+            )
+    if lang in _BRACES:
+        statements = [i for i in _statement_lines(lines, lang) if indent_of(lines[i])]
+        if statements:
+            m = rng.choice(statements)
+            ind = indent_of(lines[m])
+            deeper = ind + ("\t" if ind.startswith("\t") else "    ")
+            other = ind.replace("\t", "    ") if "\t" in ind else "\t" * max(1, len(ind) // 4)
+            pick = rng.choice([deeper, other])
+            if pick != ind:
+                variants.append(
+                    lambda: Edit(
+                        "whitespace_only",
+                        [*lines[:m], pick + lines[m].lstrip(" \t"), *lines[m + 1 :]],
+                        f"Re-indent `{lines[m].strip()}`"
+                        + (" one level deeper." if pick == deeper else " with the other "
+                           "indentation character."),
+                    )
+                )  # fmt: skip
+    if not variants:
+        return None
+    made = rng.choice(variants)()
+    return None if made is None or made.new_lines == lines else made
+
+
+# Every edit kind cut on a block of lines, by name (the cross product's and the ``u-`` cells').
+EDITS: dict[str, Callable[[random.Random, list[str], str], Edit | None]] = {
+    **BLOCK_EDITS,
+    "whitespace_only": edit_whitespace_only,
 }

@@ -31,7 +31,7 @@ GROUP_SIZE = 3
 
 # Mistakes of a tool call's string (a fence around it, a read tool's line numbers on each of
 # its lines): a patch has an envelope of its own, and its lines carry no such wrapping.
-_TOOL_CALL_WRAPPINGS = frozenset({"markdown_fence", "line_number_prefix"})
+_TOOL_CALL_WRAPPINGS = frozenset({"markdown_fence", "line_number_prefix", "read_tool_gutter"})
 
 
 def expressible(case: EvalCase) -> bool:

@@ -2,11 +2,18 @@
 
 Applying such an edit twice would duplicate what it added, so the cascade answers with a
 no-op success that says so (strategy ``already_applied``).
+
+One rule decides it for every path (``edit``, multi-edit, each patch format, the fixer's
+"no change needed"): an edit is applied only if the text it changes stands at that place,
+compared no more leniently than old_string and new_string differ. A comparison that cannot
+tell old_string from new_string (a whitespace-only change under a whitespace-blind tier, a
+deletion whose kept lines are all that is compared) is no evidence either way:
+:func:`tells_apart` and :func:`shows_the_change` say when it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from rapidfuzz.distance import Indel
 
@@ -18,6 +25,7 @@ from editengine.matching._elision import Elided, marker_count
 from editengine.matching._exact import ExactTier
 from editengine.matching._lines import may_hold_the_words_of
 from editengine.matching._trimmed import BoundaryTrimTier, LineTrimmedTier
+from editengine.matching._whitespace_only import changes_only_whitespace
 
 
 def distinctive(text: str, at_least: int = 12) -> bool:
@@ -59,12 +67,94 @@ def may_be_a_retry(old: str, new: str) -> bool:
     return distinctive(new) and a_plausible_retry(old, new)
 
 
+def tells_apart(tier: Tier, old: str, new: str) -> bool:
+    """``tier``'s comparison sees the difference between old_string and new_string: it
+    takes neither for the whole of the other. A tier that does finds new_string wherever
+    old_string still stands, so its finding new_string in the file says nothing about an
+    edit made before. (An elision marker in old_string stands for lines by design: that it
+    covers new_string's added lines is no blindness.)"""
+    if tier.name == "exact":
+        return old != new
+    try:
+        if _stands_whole(tier, old, new):
+            return False
+        return bool(marker_count(old)) or not _stands_whole(tier, new, old)
+    except TooManyPlaces:
+        return False
+
+
+def shows_the_change(old: str, new: str) -> bool:
+    """Finding new_string can show this edit made: it carries text old_string lacks (lines
+    it adds or rewrites beyond the ones both keep). A deletion's new_string is only the
+    context it keeps, and stands in the file whether the lines went or not."""
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    head = 0
+    while head < min(len(old_lines), len(new_lines)) and old_lines[head] == new_lines[head]:
+        head += 1
+    tail = 0
+    while (
+        tail < min(len(old_lines), len(new_lines)) - head
+        and old_lines[-1 - tail] == new_lines[-1 - tail]
+    ):
+        tail += 1
+    return any(line.strip() for line in new_lines[head : len(new_lines) - tail])
+
+
+def stands_verbatim(text: str, old: str, new: str) -> bool:
+    """new_string stands in ``text`` as whole lines, byte for byte, and shows the change
+    (:func:`shows_the_change`): the one proof of an edit made that the patch path and the
+    fixer's "no change needed" accept without a place the quote was found at."""
+    if not new.strip() or not shows_the_change(old, new):
+        return False
+    ends_a_line = not new.endswith("\n") and changes_only_whitespace(old, new)
+    at = text.find(new)
+    while at != -1:
+        end = at + len(new)
+        if (at == 0 or text[at - 1] == "\n") and (
+            not ends_a_line or end == len(text) or text[end] == "\n"
+        ):
+            return True
+        at = text.find(new, at + 1)
+    return False
+
+
+def reads_as(
+    old: str, new: str, written: str, place: str, alike: Callable[[str, str], bool]
+) -> bool:
+    """``place`` already reads as the edit would leave it (``written``), compared no more
+    leniently than old_string and new_string differ: byte for byte when they differ only
+    in whitespace, by ``alike`` (a token comparison, say) otherwise."""
+    if changes_only_whitespace(old, new):
+        return written == place
+    return alike(written, place)
+
+
+def _stands_whole(tier: Tier, text: str, quote: str) -> bool:
+    found = tier.find(text, quote)
+    if tier.fuzzy:
+        threshold = getattr(tier, "threshold", 0.9)
+        found = [place for place in found if place.similarity >= threshold]
+    return any(not text[: place.start].strip() and not text[place.end :].strip() for place in found)
+
+
 def holding_every_quote(
     tier: Tier, text: str, old: str, new: str, quotes: list[Match]
 ) -> list[Match]:
     """Where new_string stands under ``tier``'s forgiveness, when every place the tier found
     old_string lies inside one of them: the edit that wrote new_string there was made
-    before (an insert or a rename sent again, its quote indented or spaced differently)."""
+    before (an insert or a rename sent again, its quote indented or spaced differently).
+
+    Never under a forgiveness blind to the change itself (:func:`tells_apart`): a
+    whitespace-only change found whitespace-blind is found where it was never made."""
+    held = _holding_every_quote(tier, text, old, new, quotes)
+    if held and not tells_apart(tier, old, new):
+        return []
+    return held
+
+
+def _holding_every_quote(
+    tier: Tier, text: str, old: str, new: str, quotes: list[Match]
+) -> list[Match]:
     if "".join(old.split()) not in "".join(new.split()):
         # old_string cannot lie inside new_string under any spacing, unless a marker in it
         # stands between the lines new_string adds and the ones it keeps.
@@ -140,10 +230,12 @@ def _stripped_lines(text: str) -> set[str]:
 def verbatim_elsewhere(
     source: NormalizedText, old: str, new: str, quotes: list[Match]
 ) -> Match | None:
-    """The one place new_string stands verbatim, when every place old_string was found
-    lies at another depth than it was quoted (its first line's indentation differs)."""
+    """The one place new_string stands (verbatim, or line for line with its lines'
+    whitespace forgiven), when every place old_string was found lies at another depth than
+    it was quoted (its first line's indentation differs)."""
     text = source.text
-    if not may_hold_the_words_of(text, new) or search.count(text, new) != 1:
+    standing = where_new_stands(source, new)
+    if standing is None:
         return None
     quoted = _first_indent(old)
     if quoted is None:
@@ -152,7 +244,7 @@ def verbatim_elsewhere(
         line_start = text.rfind("\n", 0, quote.start) + 1
         if _first_indent(text[line_start : quote.end]) == quoted:
             return None  # quoted where it stands: the edit is still to make
-    return ExactTier().find(text, new)[0]
+    return standing
 
 
 def _first_indent(text: str) -> str | None:
@@ -169,6 +261,10 @@ def left_after_a_miss(
     after no tier matched: ``wanted`` of them (``None``: any number, for ``replace_all``)."""
     if not may_be_a_retry(old, new):
         return []
+    if changes_only_whitespace(old, new):
+        # Only a comparison that sees whitespace tells a whitespace-only change made.
+        found = ExactTier().find(source.text, new)
+        return found if found and (wanted is None or len(found) == wanted) else []
     for found in _places_of(source.text, new):
         return found if wanted is None or len(found) == wanted else []
     return []

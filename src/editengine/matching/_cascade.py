@@ -20,6 +20,7 @@ from editengine.diagnostics import forgiving, guard_edit, guard_mode
 from editengine.matching import _already_applied as already_applied
 from editengine.matching import _quotes as quotes
 from editengine.matching import _refusals as refusals
+from editengine.matching import _whitespace_only as whitespace_only
 from editengine.matching import default_tiers
 from editengine.matching._base import (
     DoubtfulMatch,
@@ -265,7 +266,20 @@ class _Pass:
         self._refuse_a_partial_count(run, found)
         chosen = self._counted(run, found)
         try:
-            texts = [match.rewrite(self.new) if match.rewrite else self.new for match in chosen]
+            if self._blind_to_the_change(tier):
+                texts = self._whitespace_change_written(run, chosen)
+                if all(
+                    text == self.source.text[match.start : match.end]
+                    for match, text in zip(chosen, texts)
+                ):
+                    # Each whitespace piece the change makes stands there byte for byte.
+                    self.trace.append(run.attempt("matched"))
+                    trace = tuple(self.trace)
+                    return already_applied.no_op(
+                        self.source, chosen, self.lines, trace, old_is_inside=True
+                    )
+            else:
+                texts = [match.rewrite(self.new) if match.rewrite else self.new for match in chosen]
         except DoubtfulMatch:
             self.trace.append(run.attempt("refused"))
             return None
@@ -304,6 +318,31 @@ class _Pass:
         raise refusals.made_before_or_meant_here(
             run.tier.name, self._regions(found), self._regions([standing])[0], tuple(self.trace)
         )
+
+    def _blind_to_the_change(self, tier: Tier) -> bool:
+        """A whitespace-only change placed by a tier that cannot tell old_string from
+        new_string: the tier's own rewrite of new_string would undo the change."""
+        return (
+            tier.name != "exact"
+            and whitespace_only.changes_only_whitespace(self.old, self.new)
+            and not already_applied.tells_apart(tier, self.old, self.new)
+        )
+
+    def _whitespace_change_written(self, run: _TierRun, chosen: list[Match]) -> list[str]:
+        """new_string's whitespace changes written over each place, the rest as the file
+        has it (``matching._whitespace_only``); refused where that cannot be told."""
+        texts = []
+        for match in chosen:
+            text = whitespace_only.written(
+                self.source.text[match.start : match.end], self.old, self.new
+            )
+            if text is None:
+                self.trace.append(run.attempt("refused"))
+                raise refusals.whitespace_change_untold(
+                    run.tier.name, self._regions([match]), tuple(self.trace)
+                )
+            texts.append(text)
+        return texts
 
     def _refuse_a_partial_count(self, run: _TierRun, found: list[Match]) -> None:
         """Every occurrence is asked for (``replace_all``, ``expected_replacements``) but the

@@ -24,6 +24,7 @@ from operator import add
 from threading import Lock
 
 from editengine.matching import _search as search
+from editengine.matching import _spaces as spaces
 from editengine.matching._base import Match
 from editengine.matching._indent_style import IndentStyle, outside_block_comments
 from editengine.matching._realign import FixLine, KeyFunction, realign_lines
@@ -456,9 +457,10 @@ class LineBlock:
         body = new[:-1] if ends_with_newline else new
         if body == "" and not ends_with_newline:
             return ""
-        new_lines = with_quoted_padding(self.old.lines, body.split("\n"))
+        old_lines, new_body = _indented_as_the_file(self.old.lines, self.file_lines, body)
+        new_lines = with_quoted_padding(old_lines, new_body.split("\n"))
         aligned = realign_lines(
-            self.old.lines,
+            old_lines,
             self.file_lines,
             new_lines,
             self.key,
@@ -473,6 +475,19 @@ class LineBlock:
             # none): new_string's final newline stands for it, and is not added either.
             return text
         return text + "\n" if ends_with_newline else text
+
+
+def _indented_as_the_file(
+    old_lines: Sequence[str], file_lines: Sequence[str], new: str
+) -> tuple[Sequence[str], str]:
+    """old_string's lines and new_string with indentation spelled in Unicode spaces read as
+    ASCII spaces, alike, where the lines matched indent with none (the file may elsewhere):
+    the forgiveness that matched them is not carried into the file through new_string."""
+    if not any(spaces.carries_unicode_indentation(line) for line in old_lines) or any(
+        spaces.carries_unicode_indentation(line) for line in file_lines
+    ):
+        return old_lines, new
+    return [spaces.decoded(line) for line in old_lines], spaces.decoded(new)
 
 
 def with_quoted_padding(old_lines: Sequence[str], new_lines: list[str]) -> list[str]:

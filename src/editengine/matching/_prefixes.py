@@ -28,27 +28,35 @@ class PrefixStyle:
     example: str  # what line 42 starts with (shown with repr in messages)
     separator: str  # as it is written
     bare_separator: str  # what a blank line may keep of it
+    lead: str = ""  # written before the number (``L42: ``)
 
     @cached_property
     def line(self) -> re.Pattern[str]:
-        return re.compile(rf" *([0-9]{{1,9}}){re.escape(self.separator)}(.*)", re.DOTALL)
+        lead, separator = re.escape(self.lead), re.escape(self.separator)
+        return re.compile(rf" *{lead}([0-9]{{1,9}}){separator}(.*)", re.DOTALL)
 
     @cached_property
     def blank(self) -> re.Pattern[str]:
-        return re.compile(rf" *([0-9]{{1,9}})(?:{re.escape(self.bare_separator)})?[ \t]*")
+        lead, bare = re.escape(self.lead), re.escape(self.bare_separator)
+        return re.compile(rf" *{lead}([0-9]{{1,9}})(?:{bare})?[ \t]*")
 
 
-# Tried in this order; no line fits two of them (a tab, an arrow, " | ", "|", ": ").
+# Tried in this order; no line fits two of them (a tab, an arrow, " | ", "|", ": ", " │ ",
+# ":\t", "L42: ", two spaces).
 STYLES: tuple[PrefixStyle, ...] = (
     PrefixStyle("tab", "    42\t", "\t", "\t"),
     PrefixStyle("arrow", "42\u2192", "\u2192", "\u2192"),
     PrefixStyle("spaced_bar", "  42 | ", " | ", " |"),
     PrefixStyle("bar", "42|", "|", "|"),
     PrefixStyle("colon", "42: ", ": ", ":"),
+    PrefixStyle("box_bar", "  42 \u2502 ", " \u2502 ", " \u2502"),
+    PrefixStyle("colon_tab", "42:\t", ":\t", ":"),
+    PrefixStyle("line_colon", "L42: ", ": ", ":", lead="L"),
+    PrefixStyle("two_spaces", "  42  ", "  ", ""),
 )
 
 
-_NUMBER_FIRST = re.compile(r"\n* *[0-9]")
+_NUMBER_FIRST = re.compile(r"\n* *L?[0-9]")
 
 
 @dataclass(frozen=True)
@@ -119,9 +127,9 @@ def may_be_content(text: str, quote: str, style: PrefixStyle) -> bool:
     if not numbered:
         return False
     index, first = numbered[0]
-    needle = first.group(1) + style.separator
+    needle = style.lead + first.group(1) + style.separator
     # Where the needle stands in the quote, so a place in the file says where the quote would.
-    offset = sum(len(line) + 1 for line in lines[:index]) + first.start(1)
+    offset = sum(len(line) + 1 for line in lines[:index]) + first.start(1) - len(style.lead)
     at, places = text.find(needle), 0
     while at != -1:
         line_start = text.rfind("\n", 0, at) + 1

@@ -1,13 +1,19 @@
 r"""What a quote says once the copy mistakes around it are taken off.
 
-Before the cascade looks for old_string, two mistakes that wrap a quote rather than change
+Before the cascade looks for old_string, five mistakes that wrap a quote rather than change
 its text are undone, each only where the file shows it cannot be content:
 
 * a Markdown fence around old_string, new_string or both (``matching.fences``), never in a
   file that has fence lines of its own;
 * line-number prefixes copied from a read tool on every line (``matching.prefixes``), never
   when old_string stands in the file as sent, nor when the file's own lines start with the
-  quote's numbers in the same style (``1: foo`` in YAML).
+  quote's numbers in the same style (``1: foo`` in YAML);
+* indentation spelled in non-breaking (or other Unicode) spaces (``matching.spaces``), read
+  as ASCII spaces in old_string and new_string alike, never in a file indented with them;
+* invisible characters (zero-width spaces, word joiners, soft hyphens) old_string carries
+  (``matching.invisibles``), taken out of both strings, never when the file holds them;
+* HTML entities a tool layer wrote (``matching.entities``), read back in both strings,
+  never in a file that holds any entity.
 
 Everything after — already-applied rules, tiers, count rules — sees the cleaned strings, so
 a retried request is recognised as such with or without its fence. The clean-ups name
@@ -24,11 +30,17 @@ from dataclasses import dataclass, replace
 
 from editengine._errors import BadRequest, EditError
 from editengine._results import TextEdit
+from editengine.matching import _entities as entities
 from editengine.matching import _fences as fences
+from editengine.matching import _invisibles as invisibles
 from editengine.matching import _prefixes as prefixes
+from editengine.matching import _spaces as spaces
 
 FENCE = "markdown_fence"
 PREFIX = "line_number_prefix"
+UNICODE_INDENT = "unicode_indentation"
+INVISIBLE = "invisible_characters"
+ENTITIES = "html_entities"
 
 
 @dataclass(frozen=True)
@@ -81,7 +93,10 @@ def read(text: str, old: str, new: str, *, literal: bool = False) -> Reading:
     if literal:
         return reading
     reading = _unfenced(text, reading)
-    return _unnumbered(text, reading)
+    reading = _unnumbered(text, reading)
+    reading = _unicode_indentation_decoded(text, reading)
+    reading = _invisibles_decoded(text, reading)
+    return _entities_decoded(text, reading)
 
 
 def _unfenced(text: str, reading: Reading) -> Reading:
@@ -139,6 +154,64 @@ def _unnumbered(text: str, reading: Reading) -> Reading:
         cleanups=(*reading.cleanups, PREFIX),
         notes=(*reading.notes, note),
         numbered=old,
+    )
+
+
+def _unicode_indentation_decoded(text: str, reading: Reading) -> Reading:
+    """Indentation made of non-breaking (or other Unicode) spaces read as ASCII spaces, in
+    old_string and new_string alike: the file indents with none, so they came with the copy."""
+    decoded = spaces.decode(text, reading.old, reading.new)
+    if decoded is None:
+        return reading
+    note = (
+        "The non-breaking (Unicode) spaces indenting old_string and new_string were read as "
+        "ASCII spaces: the file indents no line with them, so they came with the copy."
+    )
+    return replace(
+        reading,
+        old=decoded[0],
+        new=decoded[1],
+        cleanups=(*reading.cleanups, UNICODE_INDENT),
+        notes=(*reading.notes, note),
+    )
+
+
+def _invisibles_decoded(text: str, reading: Reading) -> Reading:
+    """Zero-width characters (and soft hyphens) old_string carries and the file never
+    holds taken out of old_string and new_string alike: they came with the copy."""
+    decoded = invisibles.decode(text, reading.old, reading.new)
+    if decoded is None:
+        return reading
+    note = (
+        "Invisible characters (zero-width spaces, word joiners, soft hyphens) were taken out "
+        "of old_string and new_string: the file holds none of them, so they came with the copy."
+    )
+    return replace(
+        reading,
+        old=decoded[0],
+        new=decoded[1],
+        cleanups=(*reading.cleanups, INVISIBLE),
+        notes=(*reading.notes, note),
+    )
+
+
+def _entities_decoded(text: str, reading: Reading) -> Reading:
+    """HTML entities (``&lt;``, ``&amp;``, ``&quot;``) read back as the characters they
+    stand for, in old_string and new_string alike: the file holds no entity, so a tool
+    layer escaped the strings."""
+    decoded = entities.decode(text, reading.old, reading.new)
+    if decoded is None:
+        return reading
+    note = (
+        "HTML entities (&lt;, &gt;, &amp;, &quot;) in old_string and new_string were read as "
+        "the characters they stand for: the file holds no entity, so they came from escaping."
+    )
+    return replace(
+        reading,
+        old=decoded[0],
+        new=decoded[1],
+        cleanups=(*reading.cleanups, ENTITIES),
+        notes=(*reading.notes, note),
     )
 
 

@@ -141,11 +141,16 @@ class Realignment:
         if kept is not None:
             return kept
         line = self._repaired(index, line)
-        if shift == 0 and self.model_style == self.file_style:
-            return line  # nothing to move: keep its whitespace as written, tabs and all
+        # A rewrite at its line's own depth takes that line's whitespace characters, even
+        # where nothing moves: the quote's spaces for the file's tab were forgiven, not meant.
         own = self._at_its_own_lines_depth(index, line, target)
         if own is not None:
             return own
+        beside = self._like_a_neighbour(index, target)
+        if beside is not None:
+            return beside + line.lstrip(" \t")
+        if shift == 0 and self.model_style == self.file_style:
+            return line  # nothing to move: keep its whitespace as written, tabs and all
         return self.file_style.render(target) + line.lstrip(" \t")
 
     def _shift(self, index: int, line: str) -> float:
@@ -158,7 +163,7 @@ class Realignment:
         )
         rewritten_from = self.pairing.rewritten.get(index)
         if rewritten_from is None:
-            return shift
+            return self._inserted_shift(index, line, shift)
         if rewritten_from in self.shifts:
             if not _close(self.shifts[rewritten_from], self.common) and _close(
                 self.model_levels(line), self.file_levels(self.file_lines[rewritten_from])
@@ -177,6 +182,32 @@ class Realignment:
         ):
             return self.file_levels(actual) - self.model_levels(misquoted)
         return shift
+
+    def _inserted_shift(self, index: int, line: str, shift: float) -> float:
+        """A line new_string inserts moves with the quote's frame, not with a neighbour
+        quoted at an odd depth: a lone line's shift unlike the others' is that line's own
+        misquote (the file's depth for it), and says nothing of the lines around it."""
+        if index in self.pairing.kept or self.new_in_file_frame:
+            return shift
+        if _close(shift, self.common) or not self._an_odd_shift(shift):
+            return shift
+        # Only beside a line that moved like the others (at the quote's edge the odd line
+        # is all there is to go by), and unless the inserted line stands at the odd line's
+        # quoted depth and not at the other's: then it belongs with the odd line.
+        odd = self.pairing.counterpart[index]
+        after = self.pairing.following.get(index, odd + 1)
+        if after not in self.shifts or not _close(self.shifts[after], self.common):
+            return shift
+        depth = self.model_levels(line)
+        with_odd = _close(depth, self.model_levels(self.old_lines[odd]))
+        with_after = _close(depth, self.model_levels(self.old_lines[after]))
+        return shift if with_odd and not with_after else self.common
+
+    def _an_odd_shift(self, shift: float) -> bool:
+        """``shift`` is one line's alone: most quoted lines moved by the common shift."""
+        alike = sum(1 for other in self.shifts.values() if _close(other, shift))
+        common = sum(1 for other in self.shifts.values() if _close(other, self.common))
+        return alike == 1 and common >= 2
 
     def _depth_source(self, index: int) -> int:
         """The old line whose shift moves new line ``index``: an inserted line at the depth
@@ -211,6 +242,24 @@ class Realignment:
             return line
         old_index = self.pairing.rewritten[index]
         return self.fix_line(line, self.old_lines[old_index], self.file_lines[old_index])
+
+    def _like_a_neighbour(self, index: int, target: float) -> str | None:
+        """An inserted line at the depth of the file line it stands beside takes that
+        line's whitespace characters: a tab where the file's line of that kind has a tab,
+        in a file that mixes them."""
+        if index in self.pairing.kept or index in self.pairing.rewritten:
+            return None
+        beside = [self._depth_source(index), self.pairing.counterpart[index]]
+        following = self.pairing.following.get(index)
+        if following is not None:
+            beside.append(following)
+        for old_index in beside:
+            if old_index >= len(self.file_lines):
+                continue
+            file_line = self.file_lines[old_index]
+            if file_line.strip() and _close(self.file_levels(file_line), target):
+                return leading_whitespace(file_line)
+        return None
 
     def _at_its_own_lines_depth(self, index: int, line: str, target: float) -> str | None:
         """A rewrite at its line's own depth takes that line's whitespace byte for byte: a

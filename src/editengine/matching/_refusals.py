@@ -146,3 +146,20 @@ def no_match(content: str, old: str, trace: tuple[TierAttempt, ...], new: str = 
         "there, including indentation; keep it short but unique.",
         trace=trace,
     )
+
+
+def whitespace_change_untold(
+    tier: str, regions: tuple[Region, ...], trace: tuple[TierAttempt, ...]
+) -> NoMatch:
+    """A whitespace-only change whose quote matches only with whitespace forgiven, where its
+    lines do not pair with the file's or the quote's indentation frame is not the file's."""
+    return NoMatch(
+        f"old_string and new_string differ only in whitespace, and old_string matches "
+        f"{_places(regions)} only with whitespace forgiven ({tier} match): which whitespace "
+        "the change means there cannot be told (its lines do not pair with the file's one "
+        "for one, or every line is quoted at another depth), so nothing was changed.",
+        hint="Read the lines again and copy old_string exactly, whitespace and all; then "
+        "send new_string with the whitespace you want.",
+        closest=regions,
+        trace=trace,
+    )

@@ -293,7 +293,32 @@ def _to_match(
         return None
     if blank_to < line_end and not _clean_end(content, end, after):
         return None
+    if view.line_of_offset(end - 1) != first_line:
+        quoted = "\n".join(trimmed[0].lines)
+        frame = _Frame(leading_whitespace(content[line_start:start]), "")
+        return Match(start, end, rewrite=_SplicedMidLine(content[start:end], quoted, frame))
     return Match(start, end)
+
+
+@dataclass(frozen=True)
+class _SplicedMidLine:
+    """new_string for a quote that starts or stops inside a line and spans several: the
+    file's spacing stays wherever old_string's tokens are kept (a continuation line the
+    model indented at another depth included), and only what new_string changes is written,
+    with new_string's own spacing. Where the tokens cannot be paired, new_string as sent."""
+
+    region: str
+    quoted: str
+    frame: _Frame
+
+    def __call__(self, new: str) -> str:
+        if new != new.strip() or self.quoted != self.quoted.strip():
+            return new
+        try:
+            text = splice_tokens(self.region, self.quoted, new, self.frame)
+        except DoubtfulMatch:
+            return new
+        return text if _TOKEN.findall(text) == _TOKEN.findall(new) else new
 
 
 # Where a mid-line quote may begin or stop without cutting an expression or an operator
@@ -480,6 +505,21 @@ def splice_tokens(region: str, old: str, new: str, frame: _Frame) -> str:
                 placed = frame.place(new[new_tokens[j1 - 1][1] : new_tokens[j2 - 1][1]])
             out.append(region[cursor:start])
             out.append(placed)
+            cursor = end
+            continue
+        if (
+            tag == "delete"
+            and i1 > 0
+            and i2 < count
+            and 0 < j1 < len(new_tokens)
+            and as_quoted(i1)
+            and as_quoted(i2)
+        ):
+            # Tokens dropped between two kept ones, where the file is spaced as quoted: the
+            # gap left is new_string's own (``d <= 0`` to ``d < 0`` keeps its space).
+            start, end = file_tokens[i1 - 1][1], file_tokens[i2][0]
+            out.append(region[cursor:start])
+            out.append(frame.place(new[new_tokens[j1 - 1][1] : new_tokens[j1][0]]))
             cursor = end
             continue
         if tag == "insert" and i1 < count:

@@ -45,6 +45,7 @@ from editengine._errors import (
 )
 from editengine._results import Region, TextEdit, TierAttempt
 from editengine._text import NormalizedText, ascii_punctuation, to_lf
+from editengine.matching import _already_applied as already_applied
 from editengine.patch._lines import whole_line_cascade
 from editengine.patch._model import FileOperation, Hunk, Patch
 
@@ -935,13 +936,9 @@ def _applied_elsewhere(content: str, hunk: Hunk, edit: TextEdit) -> bool:
     after = to_lf(hunk.after)
     if sum(1 for line in after.splitlines() if line.strip()) < 2:
         return False
-    text = to_lf(content)
-    at = text.find(after)
-    while at != -1:
-        if at == 0 or text[at - 1] == "\n":
-            return True
-        at = text.find(after, at + 1)
-    return False
+    # The rule of every path (matching._already_applied): the lines the hunk adds or
+    # rewrites must stand, byte for byte; a deletion's kept context proves nothing.
+    return already_applied.stands_verbatim(to_lf(content), to_lf(hunk.before), after)
 
 
 def _without_trailing_blank_context(hunk: Hunk) -> Hunk | None:
