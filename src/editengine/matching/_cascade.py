@@ -348,7 +348,9 @@ class _Pass:
             return verbatim
         self.trace.append(run.attempt("ambiguous", len(found)))
         regions, trace = self._regions(found), tuple(self.trace)
-        if expected is None or overlapping:
+        if overlapping:
+            raise refusals.overlapping(run.tier.name, regions, trace)
+        if expected is None:
             raise refusals.ambiguous(run.tier.name, regions, trace)
         raise refusals.count_mismatch(run.tier.name, expected, regions, trace)
 

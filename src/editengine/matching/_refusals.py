@@ -32,6 +32,24 @@ def ambiguous(
     )
 
 
+def overlapping(
+    tier: str, regions: tuple[Region, ...], trace: tuple[TierAttempt, ...]
+) -> AmbiguousMatch:
+    """Places of old_string that share text (``0, 0`` in ``[0, 0, 0]``): which one is meant
+    is a guess, and replacing every one is not defined (each replacement would cut into the
+    next), so neither replace_all nor expected_replacements can settle it."""
+    return AmbiguousMatch(
+        f"old_string matches {len(regions)} places ({tier} match): {_places(regions)}. The "
+        "places overlap (they share text), so editing one is a guess and replacing all of "
+        "them is not defined.",
+        hint="Include the characters before or after the part you mean so old_string matches "
+        "exactly one place; replace_all cannot be used on overlapping occurrences.",
+        candidates=regions,
+        tier=tier,
+        trace=trace,
+    )
+
+
 def too_many_places(
     tier: str, limit: int, first: tuple[Region, ...], trace: tuple[TierAttempt, ...]
 ) -> AmbiguousMatch:
