@@ -28,6 +28,7 @@ from editengine._errors import (
     NoMatch,
     NotAFile,
     NothingToUndo,
+    OverwriteRequired,
     PatchError,
     PatchFailed,
     PathOutsideWorkspace,
@@ -121,3 +122,4 @@ __all__ = [
     "make_fixer",
 ]
 __all__ += ["Journal", "JournalCorrupt", "JournalError", "NothingToUndo", "UndoResult"]
+__all__ += ["OverwriteRequired"]

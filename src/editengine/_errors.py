@@ -35,6 +35,9 @@
         ├── JournalCorrupt         journal_corrupt
         └── NothingToUndo          nothing_to_undo
 
+    BadRequest
+    └── OverwriteRequired          overwrite_required (empty old_string on a file with content)
+
 Every message is written for an agent to read: what was wrong, then what to do.
 The ``code`` strings are part of the public contract and never change.
 
@@ -455,3 +458,14 @@ class NothingToUndo(JournalError):
     """The journal holds no write (of that file) left to undo, or no undo left to redo."""
 
     code = "nothing_to_undo"
+
+
+# --------------------------------------------------------------------------- whole file
+
+
+class OverwriteRequired(BadRequest):
+    """An empty old_string on a file that has content: replacing the whole file is allowed
+    only when asked for (``overwrite``) or when ``expected_hash`` shows the caller read the
+    file it replaces. An empty old_string is more often a quote lost on the way."""
+
+    code = "overwrite_required"

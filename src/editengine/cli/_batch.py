@@ -7,7 +7,8 @@ import sys
 import time
 from typing import IO, Any
 
-from editengine._errors import BadRequest, EditError
+from editengine._errors import BadRequest, EditError, StaleFile
+from editengine.files import sha256_hex
 from editengine.cli._io import boolean, json_line, parse_json
 from editengine.matching._cascade import edit_text
 
@@ -24,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="apply JSON Lines edit requests from stdin, one JSON answer per line on stdout",
         description=(
             "Reads {id, content, old_string, new_string, replace_all, expected_replacements, "
-            "match_mode} per line; writes {id, ok, new_content, strategy, error, error_code, "
+            "match_mode, overwrite, expected_hash} per line; writes {id, ok, new_content, strategy, error, error_code, "
             "elapsed_ms} per line, in order, flushed. A line {id, files, patch, format} "
             "applies a patch to the files and answers with files instead of new_content."
         ),
@@ -69,6 +70,7 @@ def handle_line(line: str | bytes) -> dict[str, Any]:
             replace_all=boolean(request, "replace_all"),
             expected_replacements=request.get("expected_replacements"),
             match_mode=match_mode or "auto",
+            overwrite=_overwrite(request),
         )
         answer: dict[str, Any] = {
             "id": request_id,
@@ -88,6 +90,23 @@ def handle_line(line: str | bytes) -> dict[str, Any]:
         )
     answer["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
     return answer
+
+
+def _overwrite(request: dict[str, Any]) -> bool:
+    """``"overwrite": true``, or an ``"expected_hash"`` naming the content (a mismatch is
+    refused as a stale file): what lets an empty old_string replace content whole."""
+    expected = request.get("expected_hash")
+    if expected is None:
+        return boolean(request, "overwrite")
+    if not isinstance(expected, str):
+        raise BadRequest("Field 'expected_hash' must be a sha256 hex string.")
+    actual = sha256_hex(request["content"].encode("utf-8", "surrogatepass"))
+    if expected.lower() != actual:
+        raise StaleFile(
+            f"The content has hash {actual}, not the expected {expected}; nothing was changed.",
+            hint="The content changed since it was read: read it again and redo the edit.",
+        )
+    return True
 
 
 def _patch_answer(request: dict[str, Any], started: float) -> dict[str, Any]:

@@ -65,6 +65,7 @@ class Cascade:
         replace_all: bool = False,
         expected_replacements: int | None = None,
         match_mode: str = AUTO,
+        overwrite: bool = False,
     ) -> TextEdit:
         if not isinstance(content, str):
             raise BadRequest(f"content must be a string, got {type(content).__name__}.")
@@ -79,6 +80,8 @@ class Cascade:
                     hint="To replace the whole file pass its new text as new_string; to change "
                     "part of it quote that part in old_string.",
                 )
+            if source.text.strip() and not overwrite:
+                raise refusals.overwrite_required()
             return _whole_file(source, new_string)
         if old_string == new_string:
             return _no_op(content)
@@ -109,6 +112,7 @@ def edit_text(
     expected_replacements: int | None = None,
     match_mode: str = AUTO,
     cascade: Cascade | None = None,
+    overwrite: bool = False,
 ) -> TextEdit:
     r"""Apply one search/replace edit to ``content``; pure, no I/O.
 
@@ -116,6 +120,9 @@ def edit_text(
     'def f():\n    return 2\n'
     >>> edit_text("if a:\n\tgo()\n", "if a:\n    go()", "if a:\n    stop()").new_content
     'if a:\n\tstop()\n'
+
+    An empty ``old_string`` replaces ``content`` whole only when it is blank or
+    ``overwrite`` is set (otherwise :class:`~editengine._errors.OverwriteRequired`).
 
     Raises :class:`~editengine._errors.NoMatch`, :class:`~editengine._errors.AmbiguousMatch`,
     :class:`~editengine._errors.CountMismatch`, :class:`~editengine._errors.UnmatchedElision`
@@ -128,6 +135,7 @@ def edit_text(
         replace_all=replace_all,
         expected_replacements=expected_replacements,
         match_mode=match_mode,
+        overwrite=overwrite,
     )
 
 

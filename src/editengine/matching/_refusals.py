@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from editengine._errors import AmbiguousMatch, CountMismatch, NoMatch
+from editengine._errors import AmbiguousMatch, CountMismatch, NoMatch, OverwriteRequired
 from editengine._results import Region, TierAttempt
 from editengine.matching._base import TooManyPlaces
 from editengine.matching._closest import closest_regions
@@ -145,4 +145,22 @@ def no_match(content: str, old: str, trace: tuple[TierAttempt, ...]) -> NoMatch:
         hint="Re-read the file around those lines and copy old_string exactly as it stands "
         "there, including indentation; keep it short but unique.",
         trace=trace,
+    )
+
+
+def overwrite_required(path: str | None = None, sha256: str | None = None) -> OverwriteRequired:
+    """An empty old_string on a file with content, neither ``overwrite`` nor a matching
+    ``expected_hash`` given: most often the quote was lost on the way, and replacing the
+    whole file would erase everything new_string does not repeat."""
+    what = path or "the file"
+    by_hash = (
+        f"expected_hash={sha256!r} (the file's current sha256)"
+        if sha256
+        else ("expected_hash set to the sha256 of the file's current content")
+    )
+    return OverwriteRequired(
+        f"old_string is empty, which would replace all of {what} with new_string, but "
+        f"{what} has content and no overwrite was asked for; nothing was changed.",
+        hint="To change part of the file, quote that part in old_string. To replace the "
+        f"whole file on purpose, pass overwrite=true, or {by_hash}.",
     )

@@ -78,12 +78,6 @@ def occurrences(text: str, needle: str, start: int = 0) -> list[int]:
     return places
 
 
-def overlap(text: str, needle: str) -> bool:
-    """Two places of ``needle`` in ``text`` overlap."""
-    places = occurrences(text, needle)
-    return any(second < first + len(needle) for first, second in zip(places, places[1:]))
-
-
 def _shortest_period(needle: str) -> int:
     """The smallest ``p > 0`` with ``needle[i] == needle[i + p]`` for every ``i`` (the
     needle's length when it has no shorter one): the prefix function's complement."""
