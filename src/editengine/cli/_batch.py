@@ -8,8 +8,8 @@ import time
 from typing import IO, Any
 
 from editengine._errors import BadRequest, EditError, StaleFile
-from editengine.files import sha256_hex
 from editengine.cli._io import boolean, json_line, parse_json
+from editengine.files import sha256_hex
 from editengine.matching._cascade import edit_text
 
 _FIELDS = {
