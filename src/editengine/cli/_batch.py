@@ -25,8 +25,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="apply JSON Lines edit requests from stdin, one JSON answer per line on stdout",
         description=(
             "Reads {id, content, old_string, new_string, replace_all, expected_replacements, "
-            "match_mode, overwrite, expected_hash} per line; writes {id, ok, new_content, strategy, error, error_code, "
-            "elapsed_ms} per line, in order, flushed. A line {id, files, patch, format} "
+            "match_mode, overwrite, expected_hash} per line; writes {id, ok, new_content, "
+            "strategy, error, error_code, elapsed_ms} per line, in order, flushed. A line {id, files, patch, format} "
             "applies a patch to the files and answers with files instead of new_content."
         ),
     )
