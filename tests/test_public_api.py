@@ -20,6 +20,7 @@ EXPECTED = {
     "__version__", "default_tiers", "edit_text", "make_fixer",
 }  # fmt: skip
 EXPECTED |= {"Journal", "JournalCorrupt", "JournalError", "NothingToUndo", "UndoResult"}
+EXPECTED |= {"OverwriteRequired"}
 EXPECTED |= {"PatchError", "PatchFailed", "PatchResult", "apply_patch"}
 EXPECTED |= {"EngineCommandFailed", "EvaluationError", "InvalidDataset", "PromptTooLarge"}
 EXPECTED |= {"TooManyPlaces"}

@@ -28,6 +28,7 @@ from editengine._errors import (
     NoMatch,
     NotAFile,
     NothingToUndo,
+    OverwriteRequired,
     PatchError,
     PatchFailed,
     PathOutsideWorkspace,
@@ -135,6 +136,7 @@ from editengine.matching._base import TooManyPlaces  # noqa: E402  # appended to
 __all__ += ["EngineCommandFailed", "EvaluationError", "InvalidDataset", "PromptTooLarge"]
 __all__ += ["TooManyPlaces"]
 __all__ += ["Diagnostic", "SyntaxBroken"]
+__all__ += ["OverwriteRequired"]
 
 
 publish(globals())  # public names show this package, not their private module

@@ -22,6 +22,7 @@ ARGUMENT_ALIASES: dict[str, tuple[str, ...]] = {
     "instruction": ("instruction",),
     "edits": ("edits",),
     "dry_run": ("dry_run", "dryRun"),
+    "overwrite": ("overwrite",),
 }
 
 
@@ -57,6 +58,8 @@ class EditSpec:
     expected_replacements: int | None = None
     match_mode: str = "auto"
     instruction: str | None = None
+    # An empty old_string replaces a file that has content only when this is set.
+    overwrite: bool = False
 
     def __post_init__(self) -> None:
         for name in ("old_string", "new_string"):
@@ -76,6 +79,8 @@ class EditSpec:
             raise BadRequest(
                 f"instruction must be a string, got {type(self.instruction).__name__}."
             )
+        if not isinstance(self.overwrite, bool):
+            raise BadRequest(f"overwrite must be true or false, got {self.overwrite!r}.")
 
     @classmethod
     def of(cls, value: EditSpec | Mapping[str, Any]) -> EditSpec:
@@ -99,6 +104,7 @@ class EditSpec:
             expected_replacements=args.get("expected_replacements"),
             match_mode=args.get("match_mode") or "auto",
             instruction=args.get("instruction"),
+            overwrite=False if args.get("overwrite") is None else args["overwrite"],
         )
 
 

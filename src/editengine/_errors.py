@@ -36,6 +36,9 @@
         ├── JournalCorrupt         journal_corrupt
         └── NothingToUndo          nothing_to_undo
 
+    BadRequest
+    └── OverwriteRequired          overwrite_required (empty old_string on a file with content)
+
 Every message is written for an agent to read: what was wrong, then what to do.
 The ``code`` strings are part of the public contract and never change.
 
@@ -494,3 +497,14 @@ class SyntaxBroken(EditError):
             diagnostics=[item.to_dict() for item in self.diagnostics],
         )
         return data
+
+
+# --------------------------------------------------------------------------- whole file
+
+
+class OverwriteRequired(BadRequest):
+    """An empty old_string on a file that has content: replacing the whole file is allowed
+    only when asked for (``overwrite``) or when ``expected_hash`` shows the caller read the
+    file it replaces. An empty old_string is more often a quote lost on the way."""
+
+    code = "overwrite_required"

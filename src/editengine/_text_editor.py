@@ -223,7 +223,8 @@ def _insertion(lines: list[str], line: int, inserted: list[str]) -> tuple[str, s
     before, after = line, line
     while True:
         old = "\n".join(lines[before:after])
-        if old and _occurs_once(whole, old):
+        # The whole text is no context: it is replaced whole, checked by its hash.
+        if old and old != whole and _occurs_once(whole, old):
             new = "\n".join(lines[before:line] + inserted + lines[line:after])
             return old, new
         if before == 0 and after == len(lines):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -106,3 +107,19 @@ def test_unicode_and_crlf_round_trip_through_json():
     }
     (answer,) = run_batch([json.dumps(request, ensure_ascii=False)])
     assert answer["new_content"] == "s = “ü”\r\n"
+
+
+def test_an_empty_old_string_replaces_content_only_with_overwrite_or_its_hash(batch):
+    content = "keep = 1\n"
+    lost = {"id": 1, "content": content, "old_string": "", "new_string": "gone\n"}
+    refused = ask(batch, json.dumps(lost))
+    assert refused["ok"] is False and refused["error_code"] == "overwrite_required"
+    assert "overwrite=true" in refused["error"]
+    assert ask(batch, json.dumps({**lost, "overwrite": True}))["new_content"] == "gone\n"
+    digest = hashlib.sha256(content.encode()).hexdigest()
+    by_hash = ask(batch, json.dumps({**lost, "expected_hash": digest}))
+    assert by_hash["ok"] is True and by_hash["new_content"] == "gone\n"
+    stale = ask(batch, json.dumps({**lost, "expected_hash": "0" * 64}))
+    assert stale["ok"] is False and stale["error_code"] == "stale_file"
+    not_a_flag = ask(batch, json.dumps({**lost, "overwrite": "yes"}))
+    assert not_a_flag["error_code"] == "bad_request"

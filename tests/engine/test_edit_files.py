@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from editengine._errors import BadRequest
+from editengine._errors import BadRequest, OverwriteRequired
 
 
 def sha(data: bytes) -> str:
@@ -108,9 +108,25 @@ def test_new_file_gets_default_permissions(engine, workspace):
     assert mode == 0o666 & ~umask
 
 
+def test_empty_old_string_on_a_file_with_content_is_refused_untouched(engine, write):
+    path = write("w.txt", "old content\nmore\n")
+    with pytest.raises(OverwriteRequired) as refused:
+        engine.edit("w.txt", "", "new content\n")
+    assert path.read_text() == "old content\nmore\n"
+    digest = hashlib.sha256(b"old content\nmore\n").hexdigest()
+    assert "w.txt" in str(refused.value) and digest in refused.value.hint
+
+
+def test_empty_old_string_with_the_files_hash_replaces_it(engine, write):
+    path = write("w.txt", "old content\n")
+    digest = hashlib.sha256(b"old content\n").hexdigest()
+    engine.edit("w.txt", "", "new content\n", expected_hash=digest)
+    assert path.read_text() == "new content\n"
+
+
 def test_empty_old_string_replaces_whole_file(engine, write):
     path = write("w.txt", "old content\nmore\n")
-    result = engine.edit("w.txt", "", "new content\n")
+    result = engine.edit("w.txt", "", "new content\n", overwrite=True)
     assert path.read_text() == "new content\n"
     assert result.summary == "Rewrote w.txt (1 line)"
     assert result.to_acp()["oldText"] == "old content\nmore\n"

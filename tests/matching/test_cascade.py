@@ -11,6 +11,7 @@ from editengine import (
     Cascade,
     CountMismatch,
     NoMatch,
+    OverwriteRequired,
     UnmatchedElision,
     edit_text,
 )
@@ -149,12 +150,22 @@ class TestModes:
 
 
 class TestSpecialEdits:
-    def test_empty_old_replaces_the_whole_file(self):
-        result = edit_text("old\n", "", "new\n")
+    def test_empty_old_replaces_the_whole_file_when_asked_to_overwrite(self):
+        result = edit_text("old\n", "", "new\n", overwrite=True)
         assert result.new_content == "new\n" and result.strategy == "whole_file"
 
+    def test_empty_old_on_a_file_with_content_needs_overwrite(self):
+        with pytest.raises(OverwriteRequired) as refused:
+            edit_text("old\n", "", "new\n")
+        assert refused.value.code == "overwrite_required"
+        assert "overwrite=true" in refused.value.hint and "expected_hash" in refused.value.hint
+
+    def test_empty_old_on_a_blank_file_needs_no_overwrite(self):
+        assert edit_text("", "", "new\n").new_content == "new\n"
+        assert edit_text("\n  \n", "", "new\n").new_content == "new\n"
+
     def test_empty_old_keeps_crlf_and_bom_of_an_existing_file(self):
-        result = edit_text("\ufeffa\r\nb\r\n", "", "x\ny\n")
+        result = edit_text("\ufeffa\r\nb\r\n", "", "x\ny\n", overwrite=True)
         assert result.new_content == "\ufeffx\r\ny\r\n"
 
     def test_empty_old_and_new_on_a_file_with_content_is_refused(self):

@@ -234,7 +234,7 @@ class TestWholeFile:
         assert result.no_change is False
 
     def test_a_file_rewritten_with_its_own_text_is_no_change(self) -> None:
-        result = edit_text("a\r\nb\r\n", "", "a\nb\n")
+        result = edit_text("a\r\nb\r\n", "", "a\nb\n", overwrite=True)
         assert (result.new_content, result.replacements) == ("a\r\nb\r\n", 1)
         assert result.no_change is True
 

@@ -26,9 +26,9 @@ def apply(content: str, match: Match, new: str) -> str:
 
 
 class TestExact:
-    def test_finds_every_non_overlapping_occurrence(self):
+    def test_finds_every_occurrence_overlapping_ones_too(self):
         matches = ExactTier().find("aaaa", "aa")
-        assert [(m.start, m.end) for m in matches] == [(0, 2), (2, 4)]
+        assert [(m.start, m.end) for m in matches] == [(0, 2), (1, 3), (2, 4)]
 
     def test_empty_old_finds_nothing(self):
         assert ExactTier().find("abc", "") == []

@@ -179,7 +179,9 @@ def test_too_large_to_keep_is_refused_with_the_file_left_alone(
 ) -> None:
     engine = make_engine(journal=Journal(workspace, directory=journal_dir, max_restore_bytes=100))
     write("big.txt", "x" * 500 + "\n")
-    engine.edit("big.txt", "", "small\n")  # whole-file replacement: 501 bytes to keep
+    engine.edit(
+        "big.txt", "", "small\n", overwrite=True
+    )  # whole-file replacement: 501 bytes to keep
     with pytest.raises(JournalError, match="too large"):
         engine.undo()
     assert (workspace / "big.txt").read_bytes() == b"small\n"

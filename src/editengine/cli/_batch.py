@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import functools
-import inspect
 import sys
 import time
 from typing import IO, Any
 
 from editengine import _request as rq
-from editengine._errors import BadRequest, EditError, SyntaxBroken
+from editengine._errors import BadRequest, EditError, StaleFile, SyntaxBroken
 from editengine.cli._help import HelpFormatter, examples
 from editengine.cli._io import json_line, parse_json
+from editengine.files import sha256_hex
 from editengine.matching._cascade import edit_text
 
 
@@ -22,8 +21,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="apply JSON Lines edit requests from stdin, one JSON answer per line on stdout",
         description=(
             "Reads {id, content, old_string, new_string, replace_all, expected_replacements, "
-            "match_mode} per line; writes {id, ok, new_content, strategy, error, error_code, "
-            "elapsed_ms} per line, in order, flushed. A line {id, files, patch, format} "
+            "match_mode, path, overwrite, expected_hash, syntax_guard} per line; writes {id, "
+            "ok, new_content, strategy, error, error_code, elapsed_ms} per line, in order, "
+            "flushed. A line {id, files, patch, format} "
             "applies a patch to the files and answers with files instead of new_content. "
             "A request may carry path (a file name: it picks the language of the syntax check, "
             "nothing is read) and syntax_guard (refuse, report or off); the answer carries "
@@ -72,8 +72,9 @@ def handle_line(line: str | bytes) -> dict[str, Any]:
             replace_all=values["replace_all"],
             expected_replacements=values["expected_replacements"],
             match_mode=values["match_mode"] or "auto",
+            path=values["path"],
+            overwrite=_overwrite(values),
             syntax_guard=values["syntax_guard"],
-            **_pure_options(values),
         )
         answer: dict[str, Any] = {
             "id": request_id,
@@ -98,6 +99,21 @@ def handle_line(line: str | bytes) -> dict[str, Any]:
         )
     answer["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
     return answer
+
+
+def _overwrite(values: dict[str, Any]) -> bool:
+    """``"overwrite": true``, or an ``"expected_hash"`` naming the content (a mismatch is
+    refused as a stale file): what lets an empty old_string replace content whole."""
+    expected = values["expected_hash"]
+    if expected is None:
+        return bool(values["overwrite"])
+    actual = sha256_hex(values["content"].encode("utf-8", "surrogatepass"))
+    if expected.lower() != actual:
+        raise StaleFile(
+            f"The content has hash {actual}, not the expected {expected}; nothing was changed.",
+            hint="The content changed since it was read: read it again and redo the edit.",
+        )
+    return True
 
 
 def _patch_answer(request: dict[str, Any], started: float) -> dict[str, Any]:
@@ -128,26 +144,6 @@ def _patch_answer(request: dict[str, Any], started: float) -> dict[str, Any]:
         ]
     answer["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
     return answer
-
-
-def _pure_options(values: dict[str, Any]) -> dict[str, Any]:
-    """The request's optional guards (``path``, ``overwrite``, ``expected_hash``) that were
-    given and that :func:`edit_text` takes."""
-    given = {
-        "path": values["path"],
-        "overwrite": values["overwrite"] or None,
-        "expected_hash": values["expected_hash"],
-    }
-    return {
-        name: value
-        for name, value in given.items()
-        if value is not None and name in _edit_text_keywords()
-    }
-
-
-@functools.cache
-def _edit_text_keywords() -> frozenset[str]:
-    return frozenset(inspect.signature(edit_text).parameters)
 
 
 def _error_answer(request_id: Any, code: str, message: str) -> dict[str, Any]:

@@ -87,6 +87,7 @@ from editengine.files import (
 from editengine.files._locking import DEFAULT_LOCK_TIMEOUT
 from editengine.fixer._protocol import Correction, Fixer
 from editengine.matching._cascade import AUTO, DEFAULT_CASCADE
+from editengine.matching._refusals import overwrite_required
 from editengine.patch import PatchResult
 from editengine.telemetry._recorder import Telemetry
 
@@ -116,6 +117,7 @@ class EditCascade(Protocol):
         replace_all: bool = False,
         expected_replacements: int | None = None,
         match_mode: str = AUTO,
+        overwrite: bool = False,
     ) -> TextEdit: ...
 
 
@@ -235,12 +237,14 @@ class EngineCore:
         match_mode: str = "auto",
         dry_run: bool = False,
         expected_hash: str | None = None,
+        overwrite: bool = False,
     ) -> EditResult:
         """Replace ``old_string`` with ``new_string`` in the file."""
         job = edit_job(
             file_path, old_string, new_string, instruction=instruction,
             replace_all=replace_all, expected_replacements=expected_replacements,
             match_mode=match_mode, dry_run=dry_run, expected_hash=expected_hash,
+            overwrite=overwrite,
             check_match_mode=self._check_match_mode,
         )  # fmt: skip
         return self._observed(job)
@@ -257,12 +261,14 @@ class EngineCore:
         match_mode: str = "auto",
         dry_run: bool = False,
         expected_hash: str | None = None,
+        overwrite: bool = False,
     ) -> EditResult:
         """Async twin of :meth:`edit`: file work in a thread, the fixer awaited."""
         job = edit_job(
             file_path, old_string, new_string, instruction=instruction,
             replace_all=replace_all, expected_replacements=expected_replacements,
             match_mode=match_mode, dry_run=dry_run, expected_hash=expected_hash,
+            overwrite=overwrite,
             check_match_mode=self._check_match_mode,
         )  # fmt: skip
         return await self._aobserved(job)
@@ -457,6 +463,7 @@ class EngineCore:
         self._check_fresh(job, target, snapshot)
         if not snapshot.exists and not job.creates:
             raise self._not_found(target)
+        self._check_overwrite(job, target, snapshot)
         try:
             computed = self._compute(job, snapshot.text)
         except NoMatch as error:
@@ -763,6 +770,15 @@ class EngineCore:
         if self.read_tracker is not None:
             self.read_tracker.check(os.fspath(target.real), snapshot.sha256, display=target.display)
 
+    def _check_overwrite(self, job: Job, target: Target, snapshot: FileSnapshot) -> None:
+        """An empty old_string replaces a file with content only when asked to: by
+        ``overwrite``, or by an ``expected_hash`` (checked already) naming the content."""
+        if not job.creates or not snapshot.exists or not snapshot.text.strip():
+            return
+        if job.specs[0].overwrite or job.expected_hash is not None:
+            return
+        raise overwrite_required(target.display, snapshot.sha256)
+
     def _still_same(
         self, folder: AnchoredDir, name: str, target: Target, snapshot: FileSnapshot
     ) -> None:
@@ -805,6 +821,10 @@ class EngineCore:
         """The cascade under ``spec``'s rules, as a pure function of (text, old, new)."""
 
         def run(text: str, old: str, new: str) -> TextEdit:
+            # The whole file is replaced only after _check_overwrite let it through; a
+            # cascade that knows nothing of overwriting is asked only when there is
+            # nothing to overwrite.
+            whole = {"overwrite": True} if old == "" and text.strip() else {}
             return self.cascade.edit(
                 text,
                 old,
@@ -812,6 +832,7 @@ class EngineCore:
                 replace_all=spec.replace_all,
                 expected_replacements=spec.expected_replacements,
                 match_mode=spec.match_mode,
+                **whole,
             )
 
         return run

@@ -79,6 +79,7 @@ def edit_job(
     dry_run: bool,
     expected_hash: str | None,
     check_match_mode: Callable[[str], None],
+    overwrite: bool = False,
 ) -> Job:
     state = EditState(file_path=_text_of(file_path), operation="edit")
     job = Job("edit", file_path, (), instruction, dry_run, expected_hash, state)
@@ -90,7 +91,13 @@ def edit_job(
         state.new_preview = new_string[:PREVIEW_CHARS]
     try:
         spec = EditSpec(
-            old_string, new_string, replace_all, expected_replacements, match_mode, instruction
+            old_string,
+            new_string,
+            replace_all,
+            expected_replacements,
+            match_mode,
+            instruction,
+            overwrite,
         )
         _check_common(dry_run, expected_hash)
         check_match_mode(spec.match_mode)

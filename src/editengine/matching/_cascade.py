@@ -73,6 +73,7 @@ class Cascade:
         replace_all: bool = False,
         expected_replacements: int | None = None,
         match_mode: str = AUTO,
+        overwrite: bool = False,
     ) -> TextEdit:
         if not isinstance(content, str):
             raise BadRequest(f"content must be a string, got {type(content).__name__}.")
@@ -87,6 +88,8 @@ class Cascade:
                     hint="To replace the whole file pass its new text as new_string; to change "
                     "part of it quote that part in old_string.",
                 )
+            if source.text.strip() and not overwrite:
+                raise refusals.overwrite_required()
             return _whole_file(source, new_string)
         if old_string == new_string:
             return _no_op(content)
@@ -119,6 +122,7 @@ def edit_text(
     cascade: Cascade | None = None,
     path: str | None = None,
     syntax_guard: str = "refuse",
+    overwrite: bool = False,
 ) -> TextEdit:
     r"""Apply one search/replace edit to ``content``; pure, no I/O.
 
@@ -132,6 +136,9 @@ def edit_text(
     >>> edit_text("if a:\n\tgo()\n", "if a:\n    go()", "if a:\n    stop()").new_content
     'if a:\n\tstop()\n'
 
+    An empty ``old_string`` replaces ``content`` whole only when it is blank or
+    ``overwrite`` is set (otherwise :class:`~editengine.OverwriteRequired`).
+
     Raises :class:`~editengine.NoMatch`, :class:`~editengine.AmbiguousMatch`,
     :class:`~editengine.CountMismatch`, :class:`~editengine.UnmatchedElision`
     or :class:`~editengine.BadRequest`; ``content`` is never modified.
@@ -144,6 +151,7 @@ def edit_text(
         replace_all=replace_all,
         expected_replacements=expected_replacements,
         match_mode=match_mode,
+        overwrite=overwrite,
     )
     if path is None or mode == "off" or edit.no_change:
         return edit
@@ -405,7 +413,9 @@ class _Pass:
             return verbatim
         self.trace.append(run.attempt("ambiguous", len(found)))
         regions, trace = self._regions(found), tuple(self.trace)
-        if expected is None or overlapping:
+        if overlapping:
+            raise refusals.overlapping(run.tier.name, regions, trace)
+        if expected is None:
             raise refusals.ambiguous(run.tier.name, regions, trace)
         raise refusals.count_mismatch(run.tier.name, expected, regions, trace)
 

@@ -9,19 +9,14 @@ from editengine.matching._base import Match
 
 
 class ExactTier:
-    """Forgives nothing: every non-overlapping verbatim occurrence of old_string, replaced
-    by new_string as it is — exactly ``str.replace`` when there is one."""
+    """Forgives nothing: every verbatim occurrence of old_string, replaced by new_string as
+    it is — exactly ``str.replace`` when there is one. Occurrences that overlap (``0, 0``
+    twice in ``[0, 0, 0]``) are all found: the cascade refuses them as ambiguous."""
 
     name: ClassVar[str] = "exact"
     fuzzy: ClassVar[bool] = False
 
     def find(self, content: str, old: str) -> list[Match]:
-        matches: list[Match] = []
         if not old:
-            return matches
-        position = search.find(content, old)
-        while position != -1:
-            end = position + len(old)
-            matches.append(Match(position, end))
-            position = search.find(content, old, end)
-        return matches
+            return []
+        return [Match(start, start + len(old)) for start in search.occurrences(content, old)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from editengine._errors import AmbiguousMatch, CountMismatch, NoMatch
+from editengine._errors import AmbiguousMatch, CountMismatch, NoMatch, OverwriteRequired
 from editengine._results import Region, TierAttempt
 from editengine.matching._base import TooManyPlaces
 from editengine.matching._closest import closest_regions
@@ -26,6 +26,24 @@ def ambiguous(
         f"old_string matches {len(regions)} places ({tier} match): {_places(regions)}.",
         hint="Include more surrounding lines in old_string so it matches exactly one place, "
         "or set replace_all=true to change every occurrence.",
+        candidates=regions,
+        tier=tier,
+        trace=trace,
+    )
+
+
+def overlapping(
+    tier: str, regions: tuple[Region, ...], trace: tuple[TierAttempt, ...]
+) -> AmbiguousMatch:
+    """Places of old_string that share text (``0, 0`` in ``[0, 0, 0]``): which one is meant
+    is a guess, and replacing every one is not defined (each replacement would cut into the
+    next), so neither replace_all nor expected_replacements can settle it."""
+    return AmbiguousMatch(
+        f"old_string matches {len(regions)} places ({tier} match): {_places(regions)}. The "
+        "places overlap (they share text), so editing one is a guess and replacing all of "
+        "them is not defined.",
+        hint="Include the characters before or after the part you mean so old_string matches "
+        "exactly one place; replace_all cannot be used on overlapping occurrences.",
         candidates=regions,
         tier=tier,
         trace=trace,
@@ -162,4 +180,22 @@ def whitespace_change_untold(
         "send new_string with the whitespace you want.",
         closest=regions,
         trace=trace,
+    )
+
+
+def overwrite_required(path: str | None = None, sha256: str | None = None) -> OverwriteRequired:
+    """An empty old_string on a file with content, neither ``overwrite`` nor a matching
+    ``expected_hash`` given: most often the quote was lost on the way, and replacing the
+    whole file would erase everything new_string does not repeat."""
+    what = path or "the file"
+    by_hash = (
+        f"expected_hash={sha256!r} (the file's current sha256)"
+        if sha256
+        else ("expected_hash set to the sha256 of the file's current content")
+    )
+    return OverwriteRequired(
+        f"old_string is empty, which would replace all of {what} with new_string, but "
+        f"{what} has content and no overwrite was asked for; nothing was changed.",
+        hint="To change part of the file, quote that part in old_string. To replace the "
+        f"whole file on purpose, pass overwrite=true, or {by_hash}.",
     )

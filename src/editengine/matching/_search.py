@@ -47,3 +47,46 @@ def count(text: str, needle: str) -> int:
         total += 1
         position = find(text, needle, position + len(needle))
     return total
+
+
+def occurrences(text: str, needle: str, start: int = 0) -> list[int]:
+    """Where ``needle`` (non-empty) starts in ``text`` from ``start``, overlapping places
+    included (``"0, 0"`` twice in ``"0, 0, 0"``), in linear time.
+
+    Each place's overlap window (the next ``len(needle) - 1`` starts) is searched once; only
+    when a needle overlaps itself is its period worked out. Two overlapping places lie a
+    period apart: after a place, the one a period on is checked by its last ``period``
+    characters; when there is none, no place starts before ``max(period, len(needle) -
+    period + 1)`` further on (Fine and Wilf), where the plain search resumes.
+    """
+    size = len(needle)
+    period = 0
+    places: list[int] = []
+    position = find(text, needle, start)
+    while position != -1:
+        places.append(position)
+        if not period:
+            if text.find(needle, position + 1, position + 2 * size - 1) == -1:
+                position = find(text, needle, position + size)
+                continue
+            period = _shortest_period(needle)
+        tail = needle[size - period :]
+        while text.startswith(tail, position + size):
+            position += period
+            places.append(position)
+        position = find(text, needle, position + max(period, size - period + 1))
+    return places
+
+
+def _shortest_period(needle: str) -> int:
+    """The smallest ``p > 0`` with ``needle[i] == needle[i + p]`` for every ``i`` (the
+    needle's length when it has no shorter one): the prefix function's complement."""
+    border = [0] * len(needle)
+    length = 0
+    for index in range(1, len(needle)):
+        while length and needle[index] != needle[length]:
+            length = border[length - 1]
+        if needle[index] == needle[length]:
+            length += 1
+        border[index] = length
+    return len(needle) - (border[-1] if needle else 0)
