@@ -28,13 +28,21 @@ from editengine import edit_text
 from editengine._errors import EditError
 from editengine.evaluation import _cross_product as cp
 from editengine.evaluation import _mistakes as mk
+from editengine.matching._meaning import meaning_difference
 
 from .cross_sources import source_file, unit_of
 
 # Mistake classes (or single cells, as ``(mistake, edit kind)``) the cascade does not place
 # yet: a refusal of them is expected until the engine handles them; a wrong edit never is.
 # Remove an entry once the engine places it.
-NOT_YET_HANDLED: frozenset[str | tuple[str, str]] = frozenset()
+NOT_YET_HANDLED: frozenset[str | tuple[str, str]] = frozenset(
+    {
+        # A fragment of a minified line cut right after an opening bracket (``,"b": {``) and
+        # quoted with other spacing: the whitespace tier takes no place that ends inside an
+        # expression (``y=f(`` of ``y = f("x")``), so the cut is refused, never written wrong.
+        ("long_line", "literal"),
+    }
+)
 
 
 def not_yet_handled(mistakes: tuple[str, ...], kind: str) -> bool:
@@ -118,11 +126,25 @@ def _cells(*, refusals_expected: bool, only: tuple[str, ...] | None = None) -> l
     return params
 
 
-def _refused(request: Request, error: EditError) -> NotYetHandled | AssertionError:
+def _refused(request: Request, error: EditError) -> NotYetHandled | AssertionError | None:
+    """What a refusal means here: ``None`` when it is right (the mistake changed the
+    quote's meaning: a typo that struck a number, a keyword, an operator or the inside of a
+    string literal is never forgiven), else a failure."""
+    if error.code == "no_match" and _changes_meaning(request):
+        return None
     message = f"refused ({error.code}): {request.describe()}"
     if not_yet_handled(request.cut.mistakes, request.cut.kind):
         return NotYetHandled(message)
     return AssertionError(message)
+
+
+def _changes_meaning(request: Request) -> bool:
+    quote, meant = request.cut.old_string.split("\n"), request.cut.quoted.split("\n")
+    return len(quote) == len(meant) and any(
+        meaning_difference(ours.strip(), theirs.strip(), request.content) is not None
+        for ours, theirs in zip(quote, meant)
+        if ours.strip() != theirs.strip()
+    )
 
 
 def _diff(expected: str, actual: str) -> str:
@@ -138,7 +160,10 @@ def test_a_fresh_request_yields_exactly_the_intended_file(mistake, kind, data):
     try:
         after = request.send(request.content)
     except EditError as error:
-        raise _refused(request, error) from None
+        failure = _refused(request, error)
+        if failure is None:
+            return
+        raise failure from None
     assert after == request.expected, (
         f"WRONG: {request.describe()}\n{_diff(request.expected, after)}"
     )
@@ -175,7 +200,10 @@ def test_a_deletion_with_any_single_mistake_deletes_exactly_the_quoted_lines(mis
     try:
         result = edit_text(request.content, request.cut.old_string, request.cut.new_string)
     except EditError as error:
-        raise _refused(request, error) from None
+        failure = _refused(request, error)
+        if failure is None:
+            return
+        raise failure from None
     assert not result.no_change, f"reported as already applied: {request.describe()}"
     after = result.new_content.split("\n")
     wanted = request.expected.split("\n")

@@ -82,7 +82,8 @@ class TestHowManyLinesMayDiffer:
 
     def test_a_quarter_of_the_lines_may_each_hold_a_small_typo(self):
         content = self.block(8)
-        old = content.replace("load('b')", "laod('b')").replace("load('f')", "load('ff')")
+        # Typos in names; the inside of a string literal is never forgiven (test_meaning).
+        old = content.replace("load('b')", "laod('b')").replace("load('f')", "loaad('f')")
         (match,) = BlockAnchorTier().find(content, old)
         new = old.replace("value_h", "value_last")
         assert apply(content, match, new) == content.replace("value_h", "value_last")
@@ -159,16 +160,16 @@ class TestInTheCascade:
         near = "first = 1\nsecond = 2\nthird = 3\n"
         far = near.replace("third = 3", "third = 99")
         content = near + "\n" + far
-        old = near.replace("third = 3", "third = 33")
+        old = near.replace("third = 3", "thrid = 3")
         new = old.replace("first = 1", "first = 0")
         result = edit_text(content, old, new, cascade=default_cascade())
         assert result.new_content == content.replace("first = 1", "first = 0", 1)
 
     def test_two_blocks_alike_within_the_margin_are_refused_as_a_near_tie(self):
         first = "alpha = 1\nbeta = 2\ngamma = 3\ndelta = 4\n"
-        second = first.replace("gamma = 3", "gamma = 4")
+        second = first.replace("gamma = 3", "gamme = 3")
         content = first + "\n" + second
-        old = first.replace("gamma = 3", "gamma = 5")
+        old = first.replace("gamma = 3", "gammo = 3")
         with pytest.raises(AmbiguousMatch):
             edit_text(content, old, old.replace("alpha", "omega"), cascade=default_cascade())
 

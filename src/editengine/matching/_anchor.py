@@ -10,6 +10,7 @@ from rapidfuzz.distance import Indel, Levenshtein
 
 from editengine.matching._base import FUZZY_THRESHOLD, DoubtfulMatch, Match
 from editengine.matching._lines import LineBlock, LineView, line_view, without_blank_edges
+from editengine.matching._meaning import meaning_difference
 
 # Lines this short or this common say little about where a block is ("}", "", "else:").
 _MIN_ANCHOR_CHARS = 4
@@ -87,8 +88,9 @@ class BlockAnchorTier:
 
     Candidate places are voted for by old_string's distinctive lines that occur verbatim
     (after stripping) at the right offset, so the cost is linear in the file. A candidate
-    is kept only when every differing line is within ``max_line_edits`` characters and at
-    most ``max_differing_fraction`` of the lines differ: a typo, not a different line. The
+    is kept only when every differing line is within ``max_line_edits`` characters, differs
+    in no number, literal, operator or name (``_meaning``), and at most
+    ``max_differing_fraction`` of the lines differ: a typo, not a different line. The
     cascade then demands ``threshold`` similarity and a ``margin`` over the runner-up.
     """
 
@@ -130,7 +132,7 @@ class BlockAnchorTier:
             starts = [s for s in likely if s >= 0 and s + len(keys) <= view.real_lines]
         matches = []
         for start in starts:
-            similarity = self._similarity(view, start, keys)
+            similarity = self._similarity(view, start, keys, content)
             if similarity is not None:
                 block = LineBlock(
                     view, start, len(keys), old_lines, similarity=similarity, fix_line=carry_fix
@@ -138,7 +140,9 @@ class BlockAnchorTier:
                 matches.append(block.to_match(trim_new))
         return matches
 
-    def _similarity(self, view: LineView, start: int, keys: list[str]) -> float | None:
+    def _similarity(
+        self, view: LineView, start: int, keys: list[str], content: str
+    ) -> float | None:
         # Only the window's lines: stripping the whole file would cost more than the search.
         window = [line.strip() for line in view.lines[start : start + len(keys)]]
         differing = 0
@@ -149,6 +153,8 @@ class BlockAnchorTier:
             differing += 1
             if not old_key or not file_key:
                 return None
+            if meaning_difference(old_key, file_key, content) is not None:
+                return None  # a number, a literal, an operator or a name: no typo
             if Levenshtein.distance(old_key, file_key, score_cutoff=self.max_line_edits + 1) > (
                 self.max_line_edits
             ):

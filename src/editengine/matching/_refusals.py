@@ -8,6 +8,11 @@ from editengine._errors import AmbiguousMatch, CountMismatch, NoMatch, Overwrite
 from editengine._results import Region, TierAttempt
 from editengine.matching._base import TooManyPlaces
 from editengine.matching._closest import closest_regions
+from editengine.matching._meaning import meaning_difference
+
+# A region this like the quote was near enough to be a typo's, were it not for a difference
+# of meaning: the refusal names that difference.
+_NEAR_ENOUGH_TO_NAME = 0.8
 
 _LISTED = 20
 
@@ -154,6 +159,16 @@ def no_match(content: str, old: str, trace: tuple[TierAttempt, ...], new: str = 
             f" The most similar region is {best.describe()}, shown with line numbers that are "
             f"not part of the file (leave out each number and the tab after it):\n{numbered}"
         )
+        differs = (
+            meaning_difference(old, best.text, content)
+            if best.similarity >= _NEAR_ENOUGH_TO_NAME
+            else None
+        )
+        if differs is not None:
+            message += (
+                f"\nIt differs from {best.describe()} in {differs}; a difference of meaning "
+                "is never forgiven as a typo."
+            )
         others = ", ".join(region.describe() for region in closest[1:])
         if others:
             message += f"\nOther similar regions: {others}."
