@@ -641,24 +641,7 @@ OVERLAP = "exact counts occurrences without overlaps: edits the first of two ove
 EMPTY = "an empty old_string on a non-empty file replaces the whole file (whole_file)"
 # Reports the engine gets wrong today (a success that wrote another file), with the reason.
 # Each is listed in the findings; the fix that makes one right must remove its entry.
-WRONG_TODAY: dict[str, str] = {
-    "interior_number_drift": DRIFT,
-    "interior_number_drift_edit_elsewhere": DRIFT,
-    "operator_drift": DRIFT,
-    "overlapping_repeated_lines": OVERLAP,
-    "overlapping_foo_lines": OVERLAP,
-    "overlapping_aa": OVERLAP,
-    "overlapping_aba": OVERLAP,
-    "overlapping_blank_lines": OVERLAP,
-    "overlapping_list_items": OVERLAP,
-    "empty_quote_replace_all": EMPTY,
-    "empty_quote_on_a_file": EMPTY,
-    "empty_quote_prepend": EMPTY,
-    "empty_quote_append": EMPTY,
-    "empty_quote_in_an_edit_list": EMPTY,
-    "empty_quote_multiedit": EMPTY,
-    "empty_quote_replace_all_every_boundary": EMPTY,
-}
+WRONG_TODAY: dict[str, str] = {}
 
 
 def _param(report: Report):
