@@ -36,11 +36,15 @@ _TOOL_CALL_WRAPPINGS = frozenset({"markdown_fence", "line_number_prefix", "read_
 
 def expressible(case: EvalCase) -> bool:
     """A patch can say this edit: one replacement, no count rule, a named or default path,
-    and no wrapping that only a tool call's string carries."""
+    no wrapping that only a tool call's string carries, and a quote with text in it (an empty
+    or blank old_string would be written as whole lines: the whole file, or blank lines that
+    stand once as lines though the quote stands in overlapping places; another request, one
+    that says what it replaces)."""
     return (
         not case.replace_all
         and case.expected_replacements in (None, 1)
         and not _TOOL_CALL_WRAPPINGS.intersection(case.mistakes)
+        and (case.old_string.strip() != "" or not case.content)
     )
 
 
