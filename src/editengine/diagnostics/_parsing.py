@@ -13,6 +13,7 @@ import importlib
 import json
 import re
 import sys
+import threading
 import warnings
 from dataclasses import dataclass
 
@@ -146,9 +147,15 @@ def _stdlib_problem(language: Language, text: str) -> Problem | None:
     return None
 
 
+# One Python parse at a time: CPython 3.11's AST constructor checks its recursion depth in
+# state threads share (two threads parsing at once raise "SystemError: AST constructor
+# recursion depth mismatch"), and catch_warnings swaps the process's warning filters.
+_PYTHON_PARSER = threading.Lock()
+
+
 def _python_problem(text: str) -> Problem | None:
     try:
-        with warnings.catch_warnings():
+        with _PYTHON_PARSER, warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences: not syntax errors
             ast.parse(text)
     except SyntaxError as error:
