@@ -20,6 +20,7 @@ from difflib import SequenceMatcher
 from rapidfuzz.distance import OSA, Levenshtein
 
 from editengine._text import ascii_punctuation
+from editengine.matching._lines import line_view
 
 _TOKEN = re.compile(
     r"""
@@ -189,7 +190,28 @@ def _slipped(ours: str, theirs: str) -> bool:
 
 
 def _names_a_word(content: str, word: str) -> bool:
-    return re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", content) is not None
+    """Whether ``word`` stands in ``content`` as a word of its own. Asked of one file for the
+    same few words at every candidate place: the answer is kept in the file's line view."""
+    if not content:
+        return False
+    memo = line_view(content).memo
+    key = ("names_a_word", word)
+    if key not in memo:
+        memo[key] = _stands_alone(content, word)
+    return memo[key] is True
+
+
+def _stands_alone(content: str, word: str) -> bool:
+    # str.find scans in C; a regex with a look-behind at its start tries every offset.
+    position = content.find(word)
+    while position != -1:
+        end = position + len(word)
+        before = content[position - 1] if position else " "
+        after = content[end] if end < len(content) else " "
+        if not (before.isalnum() or before == "_" or after.isalnum() or after == "_"):
+            return True
+        position = content.find(word, position + 1)
+    return False
 
 
 def _worded(quoted: list[_Token], standing: list[_Token]) -> str:
