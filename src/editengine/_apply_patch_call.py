@@ -17,7 +17,7 @@ from editengine._request import text
 from editengine._tool_answers import ToolResult, format_patch_error, format_result, internal_error
 
 if TYPE_CHECKING:
-    from editengine.engine import EditEngine
+    from editengine.engine._core import EngineCore
 
 __all__ = ["ApplyPatchCalls", "openai_apply_patch", "operation_patch"]
 
@@ -28,7 +28,7 @@ class ApplyPatchCalls:
     ``ResponseApplyPatchToolCall`` or the same as a mapping. Never raises: a refused patch
     is ``"status": "failed"`` with the reason in ``output``."""
 
-    def __init__(self, engine: EditEngine) -> None:
+    def __init__(self, engine: EngineCore) -> None:
         self.engine = engine
 
     @staticmethod
@@ -78,7 +78,7 @@ class ApplyPatchCalls:
         return ToolResult(format_result(result))
 
 
-def openai_apply_patch(engine: EditEngine) -> ApplyPatchCalls:
+def openai_apply_patch(engine: EngineCore) -> ApplyPatchCalls:
     """A handler for the Responses API's built-in ``apply_patch`` tool over ``engine``.
 
     >>> patcher = openai_apply_patch(engine)                          # doctest: +SKIP

@@ -24,7 +24,7 @@ from editengine._tool_answers import ToolResult, format_result, internal_error
 from editengine.files import read_snapshot
 
 if TYPE_CHECKING:
-    from editengine.engine import EditEngine
+    from editengine.engine._core import EngineCore
 
 __all__ = ["TEXT_EDITOR_NAMES", "TEXT_EDITOR_TYPES", "TextEditor", "anthropic_text_editor"]
 
@@ -45,7 +45,7 @@ class TextEditor:
     ``max_characters`` clips what ``view`` shows (the 20250728 tool's option of that name).
     """
 
-    def __init__(self, engine: EditEngine, *, max_characters: int | None = None) -> None:
+    def __init__(self, engine: EngineCore, *, max_characters: int | None = None) -> None:
         if max_characters is not None:
             rq.count(max_characters, "max_characters")
         self.engine = engine
@@ -194,7 +194,7 @@ _COMMANDS = {
 }
 
 
-def anthropic_text_editor(engine: EditEngine, *, max_characters: int | None = None) -> TextEditor:
+def anthropic_text_editor(engine: EngineCore, *, max_characters: int | None = None) -> TextEditor:
     """A handler for Anthropic's text editor tool over ``engine``.
 
     >>> editor = anthropic_text_editor(engine)                 # doctest: +SKIP

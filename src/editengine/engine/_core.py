@@ -23,9 +23,9 @@ import inspect
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from editengine._edits import ConfirmRequest, Decision, EditSpec
 from editengine._errors import (
@@ -63,6 +63,7 @@ from editengine.engine._jobs import (
     multi_failed,
 )
 from editengine.engine._landed import SHARED_LANDED, landed_plan
+from editengine.engine._parts import ConfirmCallback, EditCascade
 from editengine.engine._relatedness import RelatednessGuard
 from editengine.engine._reporting import (
     diff_of,
@@ -86,39 +87,18 @@ from editengine.files import (
 )
 from editengine.files._locking import DEFAULT_LOCK_TIMEOUT
 from editengine.fixer._protocol import Correction, Fixer
-from editengine.matching._cascade import AUTO, DEFAULT_CASCADE
+from editengine.matching._cascade import DEFAULT_CASCADE
 from editengine.matching._refusals import overwrite_required
 from editengine.patch import PatchResult
 from editengine.telemetry._recorder import Telemetry
 
 logger = logging.getLogger("editengine")
 
-ConfirmAnswer = bool | str | Decision | None
-ConfirmCallback = Callable[[ConfirmRequest], ConfirmAnswer | Awaitable[ConfirmAnswer]]
-
 DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024
 # How long close() waits for telemetry sinks to take the events already recorded.
 CLOSE_FLUSH_SECONDS = 5.0
 # Matches made without the lock before one is made under it (the file kept changing).
 _UNLOCKED_TRIES = 3
-
-
-class EditCascade(Protocol):
-    """What the engine needs of a cascade: one pure edit of a text. :class:`Cascade` is one;
-    an evaluation may pass its own. ``tiers_for``, when present, lets the engine check
-    ``match_mode`` before any file is read; what each tier was held to comes in the trace."""
-
-    def edit(
-        self,
-        content: str,
-        old_string: str,
-        new_string: str,
-        *,
-        replace_all: bool = False,
-        expected_replacements: int | None = None,
-        match_mode: str = AUTO,
-        overwrite: bool = False,
-    ) -> TextEdit: ...
 
 
 _Engine = TypeVar("_Engine", bound="EngineCore")

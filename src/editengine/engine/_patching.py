@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from editengine._diff import FileDiff, unified_diff
 from editengine._edits import ConfirmRequest, Decision
@@ -47,14 +47,12 @@ from editengine.diagnostics import SyntaxCheck, SyntaxGuard, forgiving, guard_ed
 from editengine.engine import _transaction as transaction
 from editengine.engine._callbacks import notify, resolve_sync, run_hooks
 from editengine.engine._fixing import instruction_or_default, request_key
+from editengine.engine._parts import EngineParts
 from editengine.files import FileSnapshot, MissingFolder, Target, sha256_hex
 from editengine.fixer._protocol import FixRequest
 from editengine.matching import _already_applied as already_applied
 from editengine.patch import AUTO, FileChange, Hunk, Patch, PatchResult, parse_patch
 from editengine.patch._apply import apply_operations
-
-if TYPE_CHECKING:
-    from editengine.engine._core import EngineCore
 
 
 @dataclass
@@ -77,7 +75,7 @@ class _Step:
 
 
 def apply_patch(
-    engine: EngineCore,
+    engine: EngineParts,
     patch: str,
     *,
     format: str = AUTO,
@@ -135,7 +133,7 @@ def apply_patch(
 # ---------------------------------------------------------------------- guard and read
 
 
-def _resolve(engine: EngineCore, parsed: Patch) -> tuple[dict[str, _File], Patch]:
+def _resolve(engine: EngineParts, parsed: Patch) -> tuple[dict[str, _File], Patch]:
     """Every path through the workspace guard; the patch re-keyed by workspace-relative path."""
     display: dict[str, str] = {}
     files: dict[str, _File] = {}
@@ -163,7 +161,7 @@ def _resolve(engine: EngineCore, parsed: Patch) -> tuple[dict[str, _File], Patch
     return files, replace(parsed, operations=operations)
 
 
-def _read_all(engine: EngineCore, files: dict[str, _File]) -> None:
+def _read_all(engine: EngineParts, files: dict[str, _File]) -> None:
     with _locked(engine, files.values()):
         for file in files.values():
             file.snapshot = _read(engine, file.target)
@@ -173,11 +171,11 @@ def _read_all(engine: EngineCore, files: dict[str, _File]) -> None:
                 )
 
 
-def _read(engine: EngineCore, target: Target) -> FileSnapshot:
+def _read(engine: EngineParts, target: Target) -> FileSnapshot:
     return engine.files.read(target.real, display=target.display, max_bytes=engine.max_file_bytes)
 
 
-def _locked(engine: EngineCore, files: Sequence[_File] | Any) -> Any:
+def _locked(engine: EngineParts, files: Sequence[_File] | Any) -> Any:
     """Every file's lock, taken in one global order so two patches naming the same files
     cannot deadlock."""
     return engine._locks.hold_all((file.target.real, file.target.display) for file in files)
@@ -187,7 +185,7 @@ def _locked(engine: EngineCore, files: Sequence[_File] | Any) -> Any:
 
 
 def _fixer_hook(
-    engine: EngineCore, instruction: str | None, calls: dict[tuple[str, int], FixerCall]
+    engine: EngineParts, instruction: str | None, calls: dict[tuple[str, int], FixerCall]
 ) -> Any:
     """A hunk fixer: ask the LLM for a corrected before-text; trust it only when the cascade
     places it and it makes the hunk's change (the same checks as for ``edit``)."""
@@ -232,7 +230,7 @@ def _fixer_hook(
 
 
 def _why_not(
-    engine: EngineCore, content: str, hunk: Hunk, error: NoMatch, correction: Any
+    engine: EngineParts, content: str, hunk: Hunk, error: NoMatch, correction: Any
 ) -> TextEdit | tuple[str, str]:
     """The checked edit, or why the correction is refused: (a stable code, the sentence)."""
     wanted = to_lf(hunk.after)
@@ -275,7 +273,7 @@ def _why_not(
 
 
 def _confirmed(
-    engine: EngineCore,
+    engine: EngineParts,
     files: dict[str, _File],
     result: PatchResult,
     changed: list[FileChange],
@@ -316,7 +314,7 @@ def _confirmed(
 
 
 def _commit(
-    engine: EngineCore, files: dict[str, _File], changed: list[FileChange], strategy: str
+    engine: EngineParts, files: dict[str, _File], changed: list[FileChange], strategy: str
 ) -> tuple[str, ...]:
     """Write every change under every lock, journaled ahead as one group (one undo step
     takes the patch back); on any failure every file already written is put back."""
@@ -370,7 +368,7 @@ def _commit(
     return notes + tuple(_remove_link(engine, file) for file in links)
 
 
-def _remove_link(engine: EngineCore, file: _File) -> str:
+def _remove_link(engine: EngineParts, file: _File) -> str:
     """Remove the symbolic link ``file`` names (never the file it leads to); a note, since
     the journal keeps bytes, not links, and undo cannot bring the link back."""
     lexical = file.target.absolute
@@ -410,7 +408,7 @@ def _changed_during(target: Target) -> transaction.Stale:
     return stale
 
 
-def _check_sizes(engine: EngineCore, changed: list[FileChange]) -> None:
+def _check_sizes(engine: EngineParts, changed: list[FileChange]) -> None:
     """A patch writes no file an edit could not then read: the edit size limit holds."""
     for change in changed:
         if change.new_content is None:
@@ -555,7 +553,7 @@ def syntax_checks(
 
 
 def _diagnosed(
-    engine: EngineCore, edited: EditResult, checks: dict[str, SyntaxCheck]
+    engine: EngineParts, edited: EditResult, checks: dict[str, SyntaxCheck]
 ) -> EditResult:
     """``edited`` with its syntax check's problems and what the language servers said."""
     check = checks.get(edited.file_path)
@@ -579,7 +577,7 @@ def _hunks_by_place(parsed: Patch) -> dict[tuple[str, int], Hunk]:
 
 
 def _telemetry_success(
-    engine: EngineCore,
+    engine: EngineParts,
     parsed: Patch,
     result: PatchResult,
     calls: dict[tuple[str, int], FixerCall],
@@ -604,7 +602,7 @@ def _telemetry_success(
 
 
 def _telemetry_failure(
-    engine: EngineCore,
+    engine: EngineParts,
     parsed: Patch,
     error: PatchFailed,
     calls: dict[tuple[str, int], FixerCall],

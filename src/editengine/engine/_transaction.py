@@ -27,7 +27,6 @@ import os
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from editengine._errors import (
     BinaryFile,
@@ -38,10 +37,8 @@ from editengine._errors import (
     WriteFailed,
 )
 from editengine._journal import Intent, Journal, JournalEntry
+from editengine.engine._parts import EngineParts
 from editengine.files import AnchoredDir, MissingFolder, Target
-
-if TYPE_CHECKING:
-    from editengine.engine._core import EngineCore
 
 logger = logging.getLogger("editengine")
 
@@ -77,7 +74,7 @@ def new_group() -> str:
 
 
 def commit(
-    engine: EngineCore,
+    engine: EngineParts,
     writes: Sequence[FileWrite],
     *,
     operation: str,
@@ -130,7 +127,7 @@ def commit(
     return appended, tuple(dict.fromkeys(notes))
 
 
-def write_file(engine: EngineCore, write: FileWrite) -> list[tuple[str, ...]]:
+def write_file(engine: EngineParts, write: FileWrite) -> list[tuple[str, ...]]:
     """Replace (or delete) one file, right after checking that it still holds
     ``write.before``; the folders created for it (outermost first)."""
     target = write.target
@@ -179,7 +176,7 @@ def last_look(folder: AnchoredDir, name: str, display: str) -> bytes | None:
 
 
 def missing_folders(
-    engine: EngineCore, parts: tuple[str, ...], display: str
+    engine: EngineParts, parts: tuple[str, ...], display: str
 ) -> list[tuple[str, ...]]:
     """The folders on ``parts`` that do not exist yet (outermost first)."""
     for depth in range(1, len(parts) + 1):
@@ -191,7 +188,7 @@ def missing_folders(
     return []
 
 
-def remove_empty_folders(engine: EngineCore, folders: Sequence[tuple[str, ...]]) -> None:
+def remove_empty_folders(engine: EngineParts, folders: Sequence[tuple[str, ...]]) -> None:
     """Remove ``folders`` (outermost first in the list), innermost first, if still empty."""
     for parts in reversed(folders):
         display = "/".join(parts)
@@ -202,7 +199,7 @@ def remove_empty_folders(engine: EngineCore, folders: Sequence[tuple[str, ...]])
             os.rmdir(parts[-1], dir_fd=parent.fd)
 
 
-def created_by(engine: EngineCore, target: Target, entry: JournalEntry) -> list[tuple[str, ...]]:
+def created_by(engine: EngineParts, target: Target, entry: JournalEntry) -> list[tuple[str, ...]]:
     """The folders the write of ``entry`` created on the path of ``target`` (outermost
     first): its innermost ``entry.folders`` folders."""
     parts = engine.files.parts_of(target.real)[1]
@@ -210,7 +207,7 @@ def created_by(engine: EngineCore, target: Target, entry: JournalEntry) -> list[
     return [parts[:end] for end in range(len(parts) - count + 1, len(parts) + 1)]
 
 
-def _take_back(engine: EngineCore, done: list[tuple[FileWrite, list[tuple[str, ...]]]]) -> int:
+def _take_back(engine: EngineParts, done: list[tuple[FileWrite, list[tuple[str, ...]]]]) -> int:
     """Put back every file already written, last first; how many were put back."""
     restored = 0
     for write, created in reversed(done):
@@ -220,7 +217,7 @@ def _take_back(engine: EngineCore, done: list[tuple[FileWrite, list[tuple[str, .
     return restored
 
 
-def _put(engine: EngineCore, target: Target, data: bytes | None, mode: int | None) -> bool:
+def _put(engine: EngineParts, target: Target, data: bytes | None, mode: int | None) -> bool:
     """Write ``data`` (``None``: delete) without checks (the lock is held); success."""
     name, parts = engine.files.parts_of(target.real)
     try:
@@ -238,7 +235,7 @@ def _put(engine: EngineCore, target: Target, data: bytes | None, mode: int | Non
     return True
 
 
-def _entry(engine: EngineCore, journal: Journal, write: FileWrite, operation: str) -> JournalEntry:
+def _entry(engine: EngineParts, journal: Journal, write: FileWrite, operation: str) -> JournalEntry:
     return journal.entry(
         write.target.display,
         write.before,
@@ -255,11 +252,11 @@ def _entry(engine: EngineCore, journal: Journal, write: FileWrite, operation: st
     )
 
 
-def relative_real(engine: EngineCore, target: Target) -> str:
+def relative_real(engine: EngineParts, target: Target) -> str:
     return target.real.relative_to(engine.workspace.real_root).as_posix()
 
 
-def _track(engine: EngineCore, writes: Sequence[FileWrite]) -> None:
+def _track(engine: EngineParts, writes: Sequence[FileWrite]) -> None:
     tracker = engine.read_tracker
     if tracker is None:
         return
@@ -285,7 +282,7 @@ def _unjournaled(writes: Sequence[FileWrite], error: JournalError) -> list[str]:
 # ---------------------------------------------------------------------- recovery
 
 
-def recover(engine: EngineCore) -> int:
+def recover(engine: EngineParts) -> int:
     """Finish the groups of writes whose writer died half-way (see the module docstring);
     how many were settled. Never raises for a group it cannot settle: it stays for later."""
     journal = engine.journal
@@ -303,7 +300,7 @@ def recover(engine: EngineCore) -> int:
     return settled
 
 
-def _settle(engine: EngineCore, journal: Journal, intent: Intent) -> None:
+def _settle(engine: EngineParts, journal: Journal, intent: Intent) -> None:
     chains: dict[str, list[JournalEntry]] = {}
     targets: dict[str, Target] = {}
     for entry in intent.entries:
@@ -345,7 +342,7 @@ def _settle(engine: EngineCore, journal: Journal, intent: Intent) -> None:
         journal.abandon(intent)
 
 
-def _current(engine: EngineCore, target: Target) -> bytes | None:
+def _current(engine: EngineParts, target: Target) -> bytes | None:
     try:
         snapshot = engine.files.read(target.real, display=target.display, max_bytes=_NO_LIMIT)
     except (BinaryFile, UnsupportedEncoding):

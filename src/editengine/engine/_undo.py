@@ -21,7 +21,7 @@ import logging
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from editengine._diff import unified_diff
 from editengine._errors import (
@@ -35,10 +35,8 @@ from editengine._errors import (
 )
 from editengine._journal import Journal, JournalEntry
 from editengine.engine import _transaction as transaction
+from editengine.engine._parts import EngineParts
 from editengine.files import FileSnapshot, Target
-
-if TYPE_CHECKING:
-    from editengine.engine._core import EngineCore
 
 _PLAN_ATTEMPTS = 5
 _NO_LIMIT = 1 << 62  # undo restores whatever size the journal recorded
@@ -147,7 +145,7 @@ def candidates(
 
 
 def record_write(
-    engine: EngineCore,
+    engine: EngineParts,
     target: Target,
     before: bytes | None,
     after: bytes | None,
@@ -188,7 +186,7 @@ def record_write(
     return ()
 
 
-def undoable(engine: EngineCore, entries: Sequence[JournalEntry]) -> set[str]:
+def undoable(engine: EngineParts, entries: Sequence[JournalEntry]) -> set[str]:
     """The ids of the entries an undo would restore now: in effect, restorable, their
     path still leading to the file written, that file still as the newest write of it in
     effect left it (older writes of the file are reached by undoing the newer first), and
@@ -209,7 +207,7 @@ def undoable(engine: EngineCore, entries: Sequence[JournalEntry]) -> set[str]:
     return {e.id for e in found if e.id in accepted and e.group not in refused_groups}
 
 
-def _hash_now(engine: EngineCore, entry: JournalEntry) -> str | None:
+def _hash_now(engine: EngineParts, entry: JournalEntry) -> str | None:
     """The sha256 of the file ``entry`` wrote as it is now (``None``: no file; a text that
     matches no hash when the path leads elsewhere or cannot be read)."""
     try:
@@ -222,7 +220,7 @@ def _hash_now(engine: EngineCore, entry: JournalEntry) -> str | None:
     return _sha(snapshot.data) if snapshot.exists else None
 
 
-def recover_interrupted(engine: EngineCore) -> None:
+def recover_interrupted(engine: EngineParts) -> None:
     """Settle the groups of writes a crashed process left half-done (at engine start):
     each file all old or all new again. Never fails the caller: what cannot be settled now
     is logged and left for the next undo."""
@@ -233,7 +231,7 @@ def recover_interrupted(engine: EngineCore) -> None:
 
 
 def list_entries(
-    engine: EngineCore, *, path: str | os.PathLike[str] | None = None
+    engine: EngineParts, *, path: str | os.PathLike[str] | None = None
 ) -> list[JournalEntry]:
     """The journal's entries (of ``path`` when given), oldest first."""
     journal = _journal(engine)
@@ -242,7 +240,7 @@ def list_entries(
 
 
 def reverse(
-    engine: EngineCore,
+    engine: EngineParts,
     *,
     path: str | os.PathLike[str] | None = None,
     steps: int = 1,
@@ -295,7 +293,7 @@ def reverse(
 
 
 def _writes(
-    engine: EngineCore,
+    engine: EngineParts,
     planned: Sequence[tuple[JournalEntry, bytes | None, bytes | None]],
     targets: dict[str, Target],
     modes: dict[str, int | None],
@@ -367,7 +365,7 @@ def _restored(
 # ---------------------------------------------------------------------- helpers
 
 
-def _journal(engine: EngineCore) -> Journal:
+def _journal(engine: EngineParts) -> Journal:
     journal = engine.journal
     if journal is None:
         raise JournalError(
@@ -377,12 +375,12 @@ def _journal(engine: EngineCore) -> Journal:
     return journal
 
 
-def _real_key(engine: EngineCore, path: str | os.PathLike[str]) -> str:
+def _real_key(engine: EngineParts, path: str | os.PathLike[str]) -> str:
     target = engine.workspace.resolve(path)
     return _relative_real(engine, target)
 
 
-def _relative_real(engine: EngineCore, target: Target) -> str:
+def _relative_real(engine: EngineParts, target: Target) -> str:
     return target.real.relative_to(engine.workspace.real_root).as_posix()
 
 
@@ -431,7 +429,7 @@ def _steps(found: Sequence[JournalEntry]) -> list[list[JournalEntry]]:
     return steps
 
 
-def _targets(engine: EngineCore, chosen: Sequence[JournalEntry]) -> dict[str, Target]:
+def _targets(engine: EngineParts, chosen: Sequence[JournalEntry]) -> dict[str, Target]:
     """Each file concerned, through the workspace guard, keyed by its real relative path."""
     targets: dict[str, Target] = {}
     for entry in chosen:
@@ -450,7 +448,7 @@ def _targets(engine: EngineCore, chosen: Sequence[JournalEntry]) -> dict[str, Ta
 
 
 def _check(
-    engine: EngineCore, chosen: Sequence[JournalEntry], targets: dict[str, Target]
+    engine: EngineParts, chosen: Sequence[JournalEntry], targets: dict[str, Target]
 ) -> tuple[list[tuple[JournalEntry, bytes | None, bytes | None]], dict[str, int | None]]:
     """Every step's (entry, bytes now, bytes after reversing) and each file's permission
     bits now, or StaleFile before any write."""
@@ -495,7 +493,7 @@ def _stale(
     )
 
 
-def _snapshot(engine: EngineCore, target: Target) -> FileSnapshot:
+def _snapshot(engine: EngineParts, target: Target) -> FileSnapshot:
     try:
         return engine.files.read(target.real, display=target.display, max_bytes=_NO_LIMIT)
     except (BinaryFile, UnsupportedEncoding) as error:
