@@ -21,6 +21,9 @@ The rules, the same for every front end:
 Traceback (most recent call last):
 ...
 editengine.BadRequest: replace_all must be true or false (a JSON boolean), got 'false'.
+
+Why one long module: it is the one table of fields every front end reads; split, two front
+ends could drift apart again.
 """
 
 from __future__ import annotations

@@ -17,6 +17,9 @@ call reaches (:class:`ToolCalls` declares them), and the engine's own modules ne
 ['edit', 'multiedit']
 >>> [tool["name"] for tool in openai_responses_tools(ALL_TOOLS, strict=True)]
 ['read', 'edit', 'multiedit', 'apply_patch']
+
+Why one long module: the public door for tool calls: every tool's schema in every provider's
+shape and the handlers that answer them, so a user reads one module to wire a model.
 """
 
 from __future__ import annotations

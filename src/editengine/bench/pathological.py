@@ -6,6 +6,9 @@ about x4 per step. Every case also states its right outcome (a strategy, or an e
 code); a case whose outcome is wrong is reported as such, whatever its time.
 
 Each case builds ``(content, old_string, new_string)`` of about ``size`` characters of file.
+
+Why one long module: each pathological shape is a small generator beside its bound and its
+check; the table of them is read as one list of what must stay linear.
 """
 
 from __future__ import annotations

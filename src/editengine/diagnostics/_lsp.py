@@ -5,6 +5,9 @@ that version. The protocol is `pygls`' client and `lsprotocol`'s types (the ``ls
 A server that is missing, crashes or never answers never fails an edit, nor slows it beyond
 the timeout: the edit's result says the diagnostics were unavailable. The servers run on one
 event loop in a background thread; :meth:`LanguageServers.close` stops them.
+
+Why one long module: one client's lifecycle (start, open, change, wait for that version's
+diagnostics, notice a crash, stop) shares its state and locks throughout.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ it is *now* (re-read under the lock), with the caller's count rules; what is wri
 the caller's own edit carried onto that search, which the model's replace must agree with
 (:class:`~editengine.engine._relatedness.RelatednessGuard`). Anything doubtful returns the
 caller's original :class:`~editengine.NoMatch` with a note saying why.
+
+Why one long module: asking, judging and settling a correction are the steps of one fixer
+pass over the same job, each refusal worded where it is decided.
 """
 
 from __future__ import annotations

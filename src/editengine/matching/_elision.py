@@ -1,4 +1,8 @@
-"""Elision tier: ``...`` and ``# ... existing code ...`` lines standing for unchanged code."""
+"""Elision tier: ``...`` and ``# ... existing code ...`` lines standing for unchanged code.
+
+Why one long module: splitting the quote at its markers, placing the segments in order and
+writing new_string's kept segments back are one algorithm over the same segment list.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,9 @@
 The differences come first (each change coloured by whether it is better or worse), then A
 and B side by side on shared axes: per day, strategy shares, edit latency, tiers, errors,
 fixer outcomes, and each side's recommendations.
+
+Why one long module: one page, its cards, tables and charts drawn from the same comparison
+and the same noise thresholds.
 """
 
 from __future__ import annotations
