@@ -535,13 +535,14 @@ def syntax_checks(
     loosely and whose touched region stops parsing is refused, before anything is written."""
     checks: dict[str, SyntaxCheck] = {}
     for change in changed:
-        if change.old_content is None or change.new_content is None:
+        if change.new_content is None:
             continue
         hunks = [h for h in result.hunks if h.path in (change.path, change.moved_from)]
         strategy = "+".join(dict.fromkeys(h.strategy for h in hunks)) or "exact"
         corrected = any(h.corrected_by_fixer for h in hunks)
         checks[change.path] = guard_edit(
-            change.old_content,
+            # An added file's problems are all new, as a created file's are (from nothing).
+            change.old_content or "",
             change.new_content,
             change.path,
             mode=mode,
