@@ -75,6 +75,15 @@ class _Step:
     data: bytes | None
 
 
+class _ChangedWhilePreparing(StaleFile):
+    """A file of the patch was saved by someone else between its read and the commit."""
+
+
+# How often a patch is prepared again when a file it touches changed under it (as an edit
+# is placed again): the patch is still applied to what the file now holds, or refused.
+_PREPARE_ATTEMPTS = 3
+
+
 def apply_patch(
     engine: EngineCore,
     patch: str,
@@ -84,6 +93,27 @@ def apply_patch(
     dry_run: bool = False,
 ) -> PatchResult:
     """See :meth:`EditEngine.apply_patch`."""
+    for attempt in range(1, _PREPARE_ATTEMPTS + 1):
+        try:
+            return _apply_patch_once(
+                engine, patch, format=format, instruction=instruction, dry_run=dry_run,
+                last_attempt=attempt == _PREPARE_ATTEMPTS,
+            )  # fmt: skip
+        except _ChangedWhilePreparing:
+            if attempt == _PREPARE_ATTEMPTS:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _apply_patch_once(
+    engine: EngineCore,
+    patch: str,
+    *,
+    format: str,
+    instruction: str | None,
+    dry_run: bool,
+    last_attempt: bool,
+) -> PatchResult:
     started = time.perf_counter()
     if instruction is not None and not isinstance(instruction, str):
         raise BadRequest(f"instruction must be a string, got {type(instruction).__name__}.")
@@ -113,7 +143,13 @@ def apply_patch(
         if approved != changed:  # the user's own content: its diff is new
             changed, diffs = approved, {}
             diff = _combined_diff(changed, diffs)
-    journal_notes = _commit(engine, files, changed, result.strategy)
+    try:
+        journal_notes = _commit(engine, files, changed, result.strategy)
+    except _ChangedWhilePreparing as error:
+        # Prepared again only when that costs no fixer call and asks no one twice.
+        if last_attempt or fixer_calls or engine.confirm is not None:
+            raise StaleFile(error.message, path=error.path, hint=error.hint) from None
+        raise
     result = replace(
         result,
         notes=(*result.notes, *journal_notes),
@@ -327,7 +363,7 @@ def _commit(
             target, snapshot = step.file.target, step.file.snapshot
             current = _read(engine, target)
             if current.sha256 != snapshot.sha256:
-                raise StaleFile(
+                raise _ChangedWhilePreparing(
                     f"{target.display} changed on disk while the patch was being "
                     "prepared; nothing was written.",
                     path=target.display,
