@@ -13,6 +13,7 @@ import importlib
 import json
 import re
 import sys
+import threading
 import warnings
 from dataclasses import dataclass
 
@@ -146,9 +147,15 @@ def _stdlib_problem(language: Language, text: str) -> Problem | None:
     return None
 
 
+# ast.parse keeps interpreter-wide recursion counters on CPython 3.11/3.12 (threads parsing at
+# once fail with SystemError "AST constructor recursion depth mismatch"), and
+# warnings.catch_warnings swaps process-wide filters: one parse at a time.
+_PYTHON_PARSE = threading.Lock()
+
+
 def _python_problem(text: str) -> Problem | None:
     try:
-        with warnings.catch_warnings():
+        with _PYTHON_PARSE, warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences: not syntax errors
             ast.parse(text)
     except SyntaxError as error:
