@@ -75,8 +75,13 @@ class _Step:
     data: bytes | None
 
 
-class _ChangedWhilePreparing(StaleFile):
-    """A file of the patch was saved by someone else between its read and the commit."""
+class _ChangedWhilePreparing(Exception):
+    """A file of the patch was saved by someone else between its read and the commit:
+    ``error`` is the refusal to give when the patch is not prepared again."""
+
+    def __init__(self, error: StaleFile) -> None:
+        super().__init__(error.message)
+        self.error = error
 
 
 # How often a patch is prepared again when a file it touches changed under it (as an edit
@@ -99,9 +104,9 @@ def apply_patch(
                 engine, patch, format=format, instruction=instruction, dry_run=dry_run,
                 last_attempt=attempt == _PREPARE_ATTEMPTS,
             )  # fmt: skip
-        except _ChangedWhilePreparing:
+        except _ChangedWhilePreparing as changed:
             if attempt == _PREPARE_ATTEMPTS:
-                raise
+                raise changed.error from None
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -145,10 +150,10 @@ def _apply_patch_once(
             diff = _combined_diff(changed, diffs)
     try:
         journal_notes = _commit(engine, files, changed, result.strategy)
-    except _ChangedWhilePreparing as error:
+    except _ChangedWhilePreparing as saved:
         # Prepared again only when that costs no fixer call and asks no one twice.
         if last_attempt or fixer_calls or engine.confirm is not None:
-            raise StaleFile(error.message, path=error.path, hint=error.hint) from None
+            raise saved.error from None
         raise
     result = replace(
         result,
@@ -364,10 +369,12 @@ def _commit(
             current = _read(engine, target)
             if current.sha256 != snapshot.sha256:
                 raise _ChangedWhilePreparing(
-                    f"{target.display} changed on disk while the patch was being "
-                    "prepared; nothing was written.",
-                    path=target.display,
-                    hint="Read the file again and redo the patch against its current content.",
+                    StaleFile(
+                        f"{target.display} changed on disk while the patch was being "
+                        "prepared; nothing was written.",
+                        path=target.display,
+                        hint="Read the file again and redo the patch against its current content.",
+                    )
                 )
             parts = engine.files.parts_of(target.real)[1]
             writes.append(
