@@ -249,6 +249,7 @@ async def test_apply_patch_is_listed_only_when_the_engine_has_it(engine: EditEng
     assert not ok.is_error and ok.structured_content == {
         "summary": "Patched 1 file",
         "files": ["a.txt"],
+        "diagnostics": {},
     }
     assert bad.is_error and _text(bad).startswith("Error [no_match]: hunk 1")
     assert calls == [("good", "udiff"), ("bad", "auto")]

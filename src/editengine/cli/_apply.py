@@ -49,6 +49,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="read the request from FILE ('-': stdin)",
     )
     parser.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
+    parser.add_argument(
+        "--expected-hash",
+        metavar="SHA256",
+        help="refuse the edit if the file's sha256 is no longer this (changed since read)",
+    )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="with an empty --old, allow replacing a file that is not empty",
+    )
     parser.add_argument("--root", default=".", help="workspace root (default: current directory)")
     parser.add_argument("--provider", choices=("openai", "anthropic"), help="LLM fixer provider")
     parser.add_argument("--model", help="model for the LLM fixer")
@@ -104,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
                 request["edits"],
                 instruction=request.get("instruction"),
                 dry_run=dry_run,
+                **_write_guards(request, engine.multi_edit),
             )
         else:
             result = engine.edit(
@@ -115,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
                 expected_replacements=request.get("expected_replacements"),
                 match_mode=request.get("match_mode") or "auto",
                 dry_run=dry_run,
+                **_write_guards(request, engine.edit),
             )
     except BadRequest as error:
         return fail(error, EXIT_USAGE, as_json=as_json)
@@ -129,6 +141,19 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _write_guards(request: dict[str, Any], method: Any) -> dict[str, Any]:
+    """The request's ``expected_hash`` and ``overwrite``, as tool calls pass them: a guard the
+    request gives is never dropped on the way to the engine."""
+    import inspect
+
+    options: dict[str, Any] = {}
+    if request.get("expected_hash") is not None:
+        options["expected_hash"] = request["expected_hash"]
+    if request.get("overwrite") and "overwrite" in inspect.signature(method).parameters:
+        options["overwrite"] = True
+    return options
+
+
 def _request(args: argparse.Namespace) -> dict[str, Any]:
     from editengine._edits import canonical_arguments
     from editengine.tools import load_arguments
@@ -137,7 +162,12 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
         if args.file_path or args.old_string is not None or args.new_string is not None:
             raise BadRequest("Give either --json or --file/--old/--new, not both.")
         text = _read_json_text(args.json_request)
-        request = canonical_arguments(load_arguments(parse_json(text, what="The request")))
+        given = load_arguments(parse_json(text, what="The request"))
+        request = canonical_arguments(given)
+        # The write guards are not edit arguments (canonical_arguments keeps those only).
+        for guard in ("expected_hash", "overwrite"):
+            if guard in given:
+                request[guard] = given[guard]
     else:
         missing = [
             flag
@@ -161,6 +191,10 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
             request[name] = getattr(args, name)
     if args.replace_all:
         request["replace_all"] = True
+    if args.expected_hash is not None:
+        request["expected_hash"] = args.expected_hash
+    if args.overwrite:
+        request["overwrite"] = True
     return _checked(request)
 
 

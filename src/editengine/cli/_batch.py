@@ -125,7 +125,9 @@ def _patch_answer(request: dict[str, Any], started: float) -> dict[str, Any]:
     answer: dict[str, Any] = {"id": request.get("id")}
     try:
         values = rq.parse(rq.BATCH_PATCH, request)
-        result = apply_patch(values["files"], values["patch"], format=values["format"] or "auto")
+        form = values["format"] or "auto"
+        # The guard runs once, below, where its problems become the answer's diagnostics.
+        result = apply_patch(values["files"], values["patch"], format=form, syntax_guard="off")
         changed = [change for change in result.changes if not change.no_change]
         checks = syntax_checks(values["syntax_guard"], changed, result)
         answer.update(ok=True, files=result.files, strategy=result.strategy, error=None,

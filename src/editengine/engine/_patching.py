@@ -74,6 +74,20 @@ class _Step:
     data: bytes | None
 
 
+class _ChangedWhilePreparing(Exception):
+    """A file of the patch was saved by someone else between its read and the commit:
+    ``error`` is the refusal to give when the patch is not prepared again."""
+
+    def __init__(self, error: StaleFile) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+# How often a patch is prepared again when a file it touches changed under it (as an edit
+# is placed again): the patch is still applied to what the file now holds, or refused.
+_PREPARE_ATTEMPTS = 3
+
+
 def apply_patch(
     engine: EngineParts,
     patch: str,
@@ -83,6 +97,27 @@ def apply_patch(
     dry_run: bool = False,
 ) -> PatchResult:
     """See :meth:`EditEngine.apply_patch`."""
+    for attempt in range(1, _PREPARE_ATTEMPTS + 1):
+        try:
+            return _apply_patch_once(
+                engine, patch, format=format, instruction=instruction, dry_run=dry_run,
+                last_attempt=attempt == _PREPARE_ATTEMPTS,
+            )  # fmt: skip
+        except _ChangedWhilePreparing as changed:
+            if attempt == _PREPARE_ATTEMPTS:
+                raise changed.error from None
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _apply_patch_once(
+    engine: EngineParts,
+    patch: str,
+    *,
+    format: str,
+    instruction: str | None,
+    dry_run: bool,
+    last_attempt: bool,
+) -> PatchResult:
     started = time.perf_counter()
     if instruction is not None and not isinstance(instruction, str):
         raise BadRequest(f"instruction must be a string, got {type(instruction).__name__}.")
@@ -112,7 +147,13 @@ def apply_patch(
         if approved != changed:  # the user's own content: its diff is new
             changed, diffs = approved, {}
             diff = _combined_diff(changed, diffs)
-    journal_notes = _commit(engine, files, changed, result.strategy)
+    try:
+        journal_notes = _commit(engine, files, changed, result.strategy)
+    except _ChangedWhilePreparing as saved:
+        # Prepared again only when that costs no fixer call and asks no one twice.
+        if last_attempt or fixer_calls or engine.confirm is not None:
+            raise saved.error from None
+        raise
     result = replace(
         result,
         notes=(*result.notes, *journal_notes),
@@ -328,11 +369,13 @@ def _commit(
             target, snapshot = step.file.target, step.file.snapshot
             current = _read(engine, target)
             if current.sha256 != snapshot.sha256:
-                raise StaleFile(
-                    f"{target.display} changed on disk while the patch was being "
-                    "prepared; nothing was written.",
-                    path=target.display,
-                    hint="Read the file again and redo the patch against its current content.",
+                raise _ChangedWhilePreparing(
+                    StaleFile(
+                        f"{target.display} changed on disk while the patch was being "
+                        "prepared; nothing was written.",
+                        path=target.display,
+                        hint="Read the file again and redo the patch against its current content.",
+                    )
                 )
             parts = engine.files.parts_of(target.real)[1]
             writes.append(
@@ -536,13 +579,14 @@ def syntax_checks(
     loosely and whose touched region stops parsing is refused, before anything is written."""
     checks: dict[str, SyntaxCheck] = {}
     for change in changed:
-        if change.old_content is None or change.new_content is None:
+        if change.new_content is None:
             continue
         hunks = [h for h in result.hunks if h.path in (change.path, change.moved_from)]
         strategy = "+".join(dict.fromkeys(h.strategy for h in hunks)) or "exact"
         corrected = any(h.corrected_by_fixer for h in hunks)
         checks[change.path] = guard_edit(
-            change.old_content,
+            # An added file's problems are all new, as a created file's are (from nothing).
+            change.old_content or "",
             change.new_content,
             change.path,
             mode=mode,

@@ -129,7 +129,10 @@ def run_format(case: EvalCase, format: str) -> CaseResult:
     started = time.perf_counter()
     path = path_of(case)
     try:
-        result = apply_patch({path: case.content}, express(case, format), format=format)
+        # The edit column runs without a file name (no syntax check): so does this one.
+        result = apply_patch(
+            {path: case.content}, express(case, format), format=format, syntax_guard="off"
+        )
     except EditError as error:
         return CaseResult(False, error_code=error.code, error=str(error), elapsed_ms=_ms(started))
     except Exception as error:  # a crash is a finding to report, not a reason to stop
@@ -141,7 +144,7 @@ def score_group(cases: Sequence[EvalCase], format: str) -> Outcome:
     """One multi-file patch made of ``cases``: all changed as expected, or none."""
     files = {path_of(case, i): case.content for i, case in enumerate(cases)}
     try:
-        result = apply_patch(files, express_many(cases, format), format=format)
+        result = apply_patch(files, express_many(cases, format), format=format, syntax_guard="off")
         after = {path: result.files.get(path, files[path]) for path in files}
         ok = True
     except EditError:

@@ -104,6 +104,9 @@ class EditOutput(BaseModel):
     no_change: bool
     corrected_by_fixer: bool
     notes: list[str]
+    # The problems the edit introduced (docs/diagnostics.md), as the text's Errors: block.
+    diagnostics: list[dict[str, Any]] = Field(default_factory=list)
+    diagnostics_note: str | None = None
 
 
 class RestoredOutput(BaseModel):
@@ -124,6 +127,8 @@ class UndoOutput(BaseModel):
 class PatchOutput(BaseModel):
     summary: str
     files: list[str]
+    # Per file, the problems the patch introduced there (only files that have some).
+    diagnostics: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------- input schemas
@@ -323,6 +328,7 @@ def _apply_patch_tool(engine: EditEngine) -> Callable[..., Any]:
         files = getattr(result, "files", None) or {}
         names = sorted(files) if isinstance(files, Mapping) else [str(f) for f in files]
         parts = [summary]
+        found: dict[str, list[dict[str, Any]]] = {}
         diff = getattr(result, "diff", None)
         if isinstance(diff, str) and diff:
             parts.append(diff.rstrip("\n"))
@@ -332,9 +338,12 @@ def _apply_patch_tool(engine: EditEngine) -> Callable[..., Any]:
             )
             if errors:
                 parts.append(errors)
+            if edited.diagnostics:
+                found[edited.file_path] = [item.to_dict() for item in edited.diagnostics]
+        output = PatchOutput(summary=summary, files=names, diagnostics=found)
         return CallToolResult(
             content=[TextContent(type="text", text="\n\n".join(parts))],
-            structured_content=PatchOutput(summary=summary, files=names).model_dump(mode="json"),
+            structured_content=output.model_dump(mode="json"),
         )
 
     return apply_patch
@@ -433,6 +442,8 @@ def _edited(result: EditResult) -> CallToolResult:
         no_change=result.no_change,
         corrected_by_fixer=result.corrected_by_fixer,
         notes=list(result.notes),
+        diagnostics=[item.to_dict() for item in result.diagnostics],
+        diagnostics_note=result.diagnostics_note,
     )
     return CallToolResult(
         content=[TextContent(type="text", text=_tools.format_result(result))],

@@ -74,6 +74,7 @@ def apply_patch(
     *,
     format: str = AUTO,
     cascade: Any = None,
+    syntax_guard: str = "refuse",
 ) -> PatchResult:
     """Apply ``patch`` to ``files`` (path -> content); pure, no I/O.
 
@@ -82,14 +83,28 @@ def apply_patch(
     :class:`~editengine.PatchError` for a malformed patch and
     :class:`~editengine.PatchFailed` when a hunk or file operation cannot be applied
     (its ``cause`` says why); ``files`` is never modified.
+
+    ``syntax_guard`` is the engine's (docs/diagnostics.md): with ``"refuse"`` (the default) a
+    file whose hunks were placed loosely and whose touched region stops parsing raises
+    :class:`~editengine.SyntaxBroken`, as :meth:`EditEngine.apply_patch` does; ``"report"``
+    and ``"off"`` apply it.
     """
+    from editengine.diagnostics._guard import guard_mode
+
+    mode = guard_mode(syntax_guard)
     if not isinstance(files, Mapping):
         raise BadRequest(f"files must be a mapping of path to content, got {type(files).__name__}.")
     for path, content in files.items():
         if not isinstance(path, str) or not (content is None or isinstance(content, str)):
             raise BadRequest("files must map path strings to content strings.")
     parsed = parse_patch(patch, format, known_paths=list(files))
-    return apply_operations(files, _keyed_like(parsed, files), cascade=cascade)
+    result = apply_operations(files, _keyed_like(parsed, files), cascade=cascade)
+    if mode == "refuse":
+        # Imported here: the engine's patching imports this package.
+        from editengine.engine._patching import syntax_checks
+
+        syntax_checks(mode, [change for change in result.changes if not change.no_change], result)
+    return result
 
 
 def _keyed_like(parsed: Patch, files: Mapping[str, Any]) -> Patch:
