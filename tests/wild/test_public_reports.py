@@ -636,9 +636,6 @@ REPORTS: tuple[Report, ...] = (
     ),
 )
 
-DRIFT = "block_anchor forgives a literal or an operator that differs, and writes"
-OVERLAP = "exact counts occurrences without overlaps: edits the first of two overlapping places"
-EMPTY = "an empty old_string on a non-empty file replaces the whole file (whole_file)"
 # Reports the engine gets wrong today (a success that wrote another file), with the reason.
 # Each names its cause; the fix that makes one right must remove its entry.
 WRONG_TODAY: dict[str, str] = {}
