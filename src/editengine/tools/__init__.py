@@ -4,7 +4,7 @@ providers' built-in edit tools (:func:`anthropic_text_editor`, :func:`openai_app
 the text a model reads back (:class:`ToolResult`), and :class:`ToolCalls`, the
 ``handle_tool_call`` methods :class:`~editengine.EditEngine` takes on.
 
-Every schema here is generated from the one request schema (``editengine._request``) that
+Every schema here is generated from the one request schema (``editengine.tools._request``) that
 also checks the arguments, so a field means the same, and is refused with the same words,
 whichever way it arrives.
 
@@ -32,21 +32,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from editengine import _request as rq
-from editengine._apply_patch_call import ApplyPatchCalls, openai_apply_patch, operation_patch
 from editengine._edits import EditSpec
 from editengine._errors import BadRequest, EditError
-from editengine._numbered import NumberedText, number_lines
 from editengine._public import publish
 from editengine._resources import prompt_text
 from editengine._results import EditResult
-from editengine._text_editor import (
+from editengine.tools import _request as rq
+from editengine.tools._apply_patch_call import ApplyPatchCalls, openai_apply_patch, operation_patch
+from editengine.tools._numbered import NumberedText, number_lines
+from editengine.tools._text_editor import (
     TEXT_EDITOR_NAMES,
     TEXT_EDITOR_TYPES,
     TextEditor,
     anthropic_text_editor,
 )
-from editengine._tool_answers import (
+from editengine.tools._tool_answers import (
     ToolResult,
     format_error,
     format_patch_error,
@@ -107,7 +107,7 @@ _TOOL_NAMES = {
 }
 DEFAULT_READ_LIMIT = 2000
 
-# The published schemas, generated from the one request schema (editengine._request).
+# The published schemas, generated from the one request schema (editengine.tools._request).
 EDIT_PARAMETERS: dict[str, Any] = rq.EDIT.json_schema()
 MULTIEDIT_PARAMETERS: dict[str, Any] = rq.MULTIEDIT.json_schema()
 READ_PARAMETERS: dict[str, Any] = rq.READ.json_schema()
@@ -565,8 +565,4 @@ def write_options(call: ToolCall, method: Any) -> dict[str, Any]:
     return options
 
 
-# Public names say ``editengine.tools``, not the private modules beside it that define them.
-publish(
-    globals(),
-    also=("editengine._apply_patch_call", "editengine._text_editor", "editengine._tool_answers"),
-)
+publish(globals())  # public names show this package, not their private module

@@ -13,8 +13,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from editengine._errors import BadRequest, EditError
-from editengine._request import text
-from editengine._tool_answers import ToolResult, format_patch_error, format_result, internal_error
+from editengine.tools._request import text
+from editengine.tools._tool_answers import (
+    ToolResult,
+    format_patch_error,
+    format_result,
+    internal_error,
+)
 
 if TYPE_CHECKING:
     from editengine.engine._core import EngineCore

@@ -17,11 +17,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from editengine import _request as rq
 from editengine._errors import BadRequest, EditError
-from editengine._numbered import number_lines, split_lines
-from editengine._tool_answers import ToolResult, format_result, internal_error
 from editengine.files import read_snapshot
+from editengine.tools import _request as rq
+from editengine.tools._numbered import number_lines, split_lines
+from editengine.tools._tool_answers import ToolResult, format_result, internal_error
 
 if TYPE_CHECKING:
     from editengine.engine._core import EngineCore
