@@ -101,6 +101,19 @@ def test_the_engine_pipeline_does_not_import_the_tool_call_adapter():
         assert adapter == set(), name
 
 
+def test_the_tool_call_front_end_does_not_import_the_engine():
+    # It knows an engine by its public operations (tools/_operations.py), not by its class:
+    # not even a type checker follows it into the engine's modules.
+    for name, path in MODULES.items():
+        if name == "editengine.tools" or name.startswith("editengine.tools."):
+            engine = {
+                imported
+                for imported in _imports(path, type_checking=True)
+                if imported == "editengine.engine" or imported.startswith("editengine.engine.")
+            }
+            assert engine == set(), f"{name} imports {engine}"
+
+
 def test_the_pure_layer_does_not_import_the_engine_or_the_file_layer():
     for name, path in MODULES.items():
         if name.startswith("editengine.matching"):
