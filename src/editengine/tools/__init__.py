@@ -30,7 +30,7 @@ The parts, one concern each:
 - ``_text_editor`` — Anthropic's text editor tool;
 - ``_tool_answers`` — :class:`ToolResult` and the text of a success or a refusal;
 - ``_request`` — the one request schema of every front end (tool calls, MCP, batch,
-  ``editengine apply``).
+  ``editengine apply``), read by the rules of ``_fields``.
 """
 
 from __future__ import annotations
