@@ -29,12 +29,12 @@ import pytest
 
 import editengine
 from editengine import EditError
-from editengine import _request as request_schema
 from editengine.cli import _batch as batch
 from editengine.cli import build_parser
 from editengine.telemetry import LoggingSink
 from editengine.telemetry._events import EVENT_TYPES
 from editengine.tools import APPLY_PATCH_TOOL, EDIT_TOOL, MULTIEDIT_TOOL, anthropic_tools
+from editengine.tools import _request as request_schema
 
 PINNED = Path(__file__).with_name("external_names.json")
 
@@ -107,7 +107,8 @@ def _event_fields() -> list[str]:
 def _batch_fields() -> list[str]:
     """Request fields the batch command reads, answer fields it writes (edit and patch)."""
     tree = ast.parse(inspect.getsource(batch))
-    # The fields come from the one request schema every front end parses (editengine._request).
+    # The fields come from the one request schema every front end parses
+    # (editengine.tools._request).
     read: set[str] = {"id"} | {
         spelling
         for schema in (request_schema.BATCH_EDIT, request_schema.BATCH_PATCH)

@@ -13,10 +13,9 @@ import editengine
 
 PACKAGE_ROOT = Path(editengine.__file__).parent
 
-# Modules users may import beside the packages: the tool-call adapter and the benchmarks
-# run with ``python -m`` (all in ``editengine.bench``).
+# Modules users may import beside the packages: the benchmarks run with ``python -m`` (all
+# in ``editengine.bench``).
 PUBLIC_MODULES = {
-    "editengine.tools",
     "editengine.bench.speed",
     "editengine.bench.pathological",
     "editengine.bench.journal",
@@ -94,7 +93,25 @@ def test_the_engine_pipeline_does_not_import_the_tool_call_adapter():
     engine_modules = {name for name in MODULES if name.startswith("editengine.engine.")}
     engine_modules.discard("editengine.engine._edit_engine")  # where the adapter is added
     for name in engine_modules:
-        assert "editengine.tools" not in _imports(MODULES[name]), name
+        adapter = {
+            imported
+            for imported in _imports(MODULES[name], type_checking=True)
+            if imported == "editengine.tools" or imported.startswith("editengine.tools.")
+        }
+        assert adapter == set(), name
+
+
+def test_the_tool_call_front_end_does_not_import_the_engine():
+    # It knows an engine by its public operations (tools/_operations.py), not by its class:
+    # not even a type checker follows it into the engine's modules.
+    for name, path in MODULES.items():
+        if name == "editengine.tools" or name.startswith("editengine.tools."):
+            engine = {
+                imported
+                for imported in _imports(path, type_checking=True)
+                if imported == "editengine.engine" or imported.startswith("editengine.engine.")
+            }
+            assert engine == set(), f"{name} imports {engine}"
 
 
 def test_the_pure_layer_does_not_import_the_engine_or_the_file_layer():

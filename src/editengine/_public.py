@@ -25,8 +25,8 @@ def is_private(module: str) -> bool:
 def publish(namespace: Mapping[str, Any], *, also: tuple[str, ...] = ()) -> None:
     """Set ``__module__`` of the package's exported names defined below it in private modules.
 
-    ``also`` names private modules outside the package whose exported names it holds: a public
-    module (``editengine.tools``) has no modules below it, its private parts sit beside it.
+    ``also`` names private modules outside the package whose exported names it holds (a
+    public module whose private parts sit beside it rather than below it).
     """
     package = namespace["__name__"]
     for name in namespace["__all__"]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from editengine._errors import BadRequest
-from editengine._numbered import number_lines
+from editengine.tools._numbered import number_lines
 
 SOURCE = (
     "class Cache:\r\n"

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import pytest
 
-from editengine._numbered import format_line
 from editengine.matching._prefixes import STYLES, may_be_content, strip
+from editengine.tools._numbered import format_line
 
 BODY = ("def f():", "    return 1", "", "\tg()")
 

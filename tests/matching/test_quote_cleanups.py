@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from editengine import BadRequest, NoMatch, edit_text
-from editengine._numbered import number_lines
+from editengine.tools._numbered import number_lines
 
 PY = (
     "import os\n\n\ndef load(path):\n    with open(path) as handle:\n        return handle.read()\n"

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from editengine import _request as rq
 from editengine._errors import BadRequest
 from editengine.cli._batch import handle_line
 from editengine.engine import EditEngine
+from editengine.tools import _request as rq
 from editengine.tools import anthropic_text_editor
 
 BASE = {"old_string": "x = 1", "new_string": "x = 2"}

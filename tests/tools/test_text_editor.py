@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from editengine import tools
-from editengine._text_editor import _insertion
 from editengine.engine import EditEngine
 from editengine.fixer import LLMFixer
 from editengine.providers import ScriptedProvider
 from editengine.tools import anthropic_text_editor
+from editengine.tools._text_editor import _insertion
 
 CRLF_BOM = b"\xef\xbb\xbfdef f():\r\n    return 1\r\n\r\ndef g():\r\n    return 1\r\n"
 

@@ -157,7 +157,7 @@ def test_the_front_door_names_are_pinned() -> None:
 def test_the_docstring_examples_run() -> None:
     import doctest
 
-    from editengine import _request
+    from editengine.tools import _request
 
     # The tool answers' examples run with editengine.tools: their classes are published there.
     for module in (tools, _request):

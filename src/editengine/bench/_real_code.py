@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from editengine._numbered import format_line
 from editengine._resources import _REPO_ROOT
+from editengine.tools._numbered import format_line
 
 _BLOCK_LINES = 6  # the header and the five lines after it
 

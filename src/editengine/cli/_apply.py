@@ -201,7 +201,7 @@ def _request(args: argparse.Namespace) -> dict[str, Any]:
 def _checked(request: dict[str, Any]) -> dict[str, Any]:
     """The request read by the one request schema (the rules and messages of tool calls, MCP
     and batch), with ``dry_run`` held to the same boolean rule."""
-    from editengine import _request as rq
+    from editengine.tools import _request as rq
 
     dry_run = request.get("dry_run")
     checked = rq.parse(rq.MULTIEDIT if "edits" in request else rq.EDIT, request)

@@ -7,12 +7,12 @@ import sys
 import time
 from typing import IO, Any
 
-from editengine import _request as rq
 from editengine._errors import BadRequest, EditError, StaleFile, SyntaxBroken
 from editengine.cli._help import HelpFormatter, examples
 from editengine.cli._io import json_line, parse_json
 from editengine.files import sha256_hex
 from editengine.matching._cascade import edit_text
+from editengine.tools import _request as rq
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

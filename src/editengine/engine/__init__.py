@@ -1,7 +1,7 @@
 """EditEngine: search/replace edits on the files of a workspace (see ``docs/engine.md``).
 
-- :mod:`~editengine.engine._edit_engine` — ``EditEngine``: the pipeline with the tool-call
-  adapter (:mod:`editengine.tools`) on top;
+- :mod:`~editengine.engine._edit_engine` — ``EditEngine``: the pipeline, answering tool calls
+  through a :class:`~editengine.tools.ToolCalls` composed over it;
 - :mod:`~editengine.engine._core` — the pipeline (``EngineCore``): guard, lock, read, match,
   write;
 - :mod:`~editengine.engine._jobs` — a validated call and the values its stages hand on;

@@ -1,13 +1,17 @@
-"""The public engine: the edit pipeline of ``_core`` with the tool-call adapter of
-:mod:`editengine.tools` on top, so the pipeline never depends on the adapter."""
+"""The public engine: the edit pipeline of ``_core``, answering tool calls through a
+:class:`~editengine.tools.ToolCalls` composed over it, so the pipeline never depends on the
+tool-call front end and the front end reaches the engine only by its public methods."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from editengine.engine._core import EngineCore
-from editengine.tools import ToolCalls
+from editengine.tools import ToolCalls, ToolResult
 
 
-class EditEngine(EngineCore, ToolCalls):
+class EditEngine(EngineCore):
     """Search/replace edits on the files under ``root``; see ``docs/engine.md``.
 
     >>> engine = EditEngine("/path/to/project")          # doctest: +SKIP
@@ -47,3 +51,17 @@ class EditEngine(EngineCore, ToolCalls):
             unavailable).
         lsp_severities: the server severities reported (``("error",)`` by default).
     """
+
+    def handle_tool_call(self, name: str, arguments: Mapping[str, Any] | str) -> ToolResult:
+        """Run a ``read`` / ``edit`` / ``multiedit`` / ``apply_patch`` call, or a call of
+        Anthropic's text editor tool (``str_replace_based_edit_tool``,
+        ``str_replace_editor``); the answer the model should read back.
+
+        Never raises: a malformed call answers ``Error [bad_request]: ...`` with
+        ``is_error`` set. The answer is a ``str``, as it always was.
+        """
+        return ToolCalls(self).handle_tool_call(name, arguments)
+
+    async def ahandle_tool_call(self, name: str, arguments: Mapping[str, Any] | str) -> ToolResult:
+        """Async twin of :meth:`handle_tool_call`."""
+        return await ToolCalls(self).ahandle_tool_call(name, arguments)

@@ -1,7 +1,7 @@
 r"""Line-number prefixes copied from a read tool's output: ``   42\t``, ``42→``, ``42: ``.
 
 Read tools show a file with each line numbered (``cat -n``, this project's own
-``_numbered.py``, editors' ``42→`` or ``  42 | ``), and a model copying from that output
+``tools/_numbered.py``, editors' ``42→`` or ``  42 | ``), and a model copying from that output
 often keeps the numbers in old_string. A quote is read as numbered only when *every*
 non-empty line carries the same style of prefix and the numbers count up one per line
 (a blank line may be the bare number): a block of code whose lines merely start with

@@ -8,7 +8,7 @@ do next). A tool never lets an exception reach the SDK, so a client never sees a
 error or a generic "error executing tool" for an edit that was merely refused.
 
 The published input schemas are generated from the one request schema
-(``editengine._request``), the same ones :mod:`editengine.tools` gives to OpenAI and
+(``editengine.tools._request``), the same ones :mod:`editengine.tools` gives to OpenAI and
 Anthropic, and the arguments are checked by it: the same rules and messages as tool calls and
 batch lines. They reach the tool as the client sent them, not through the SDK's pydantic
 validation: a malformed call is answered by the engine's own ``bad_request`` message, and a
@@ -41,7 +41,6 @@ from mcp_types import (
 )
 from pydantic import BaseModel, Field
 
-from editengine import _request as rq
 from editengine import tools as _tools
 from editengine._edits import ConfirmRequest, Decision
 from editengine._errors import (
@@ -51,7 +50,6 @@ from editengine._errors import (
     EditRejected,
     MultiEditFailed,
 )
-from editengine._numbered import format_line, split_lines
 from editengine._resources import prompt_text
 from editengine._results import EditResult
 from editengine._version import __version__
@@ -59,6 +57,8 @@ from editengine.diagnostics import errors_block
 from editengine.engine import EditEngine
 from editengine.files import read_snapshot
 from editengine.mcp_server._sessions import SessionReadTrackers, enter_session, leave_session
+from editengine.tools import _request as rq
+from editengine.tools._numbered import format_line, split_lines
 
 logger = logging.getLogger("editengine")
 
@@ -133,7 +133,7 @@ class PatchOutput(BaseModel):
 
 # ---------------------------------------------------------------------- input schemas
 
-# Generated from the one request schema (editengine._request), as the tool-call schemas are.
+# Generated from the one request schema (editengine.tools._request), as the tool-call schemas are.
 READ_PARAMETERS: dict[str, Any] = rq.READ.json_schema()
 UNDO_PARAMETERS: dict[str, Any] = rq.UNDO.json_schema()
 APPLY_PATCH_PARAMETERS: dict[str, Any] = rq.APPLY_PATCH.json_schema()

@@ -1,9 +1,7 @@
-"""The one request schema: every field a front end takes (tool calls, MCP tools, batch
-lines, the providers' built-in edit tools), its spellings, its rule and its error text.
-
-Each request kind is a :class:`Schema`, a tuple of :class:`Field`. :func:`parse` turns a
-caller's mapping into checked values, and :meth:`Schema.json_schema` gives the JSON Schema
-the tool definitions publish, so what a model is told and what it is held to are one table.
+"""How a front end's request is read: a :class:`Field` (a name, its spellings, its rule and
+what a model is told of it), a :class:`Schema` (a request kind, a tuple of fields),
+:func:`parse` and the rules. The request kinds themselves are in
+:mod:`editengine.tools._request`.
 
 The rules, the same for every front end:
 
@@ -13,17 +11,6 @@ The rules, the same for every front end:
   guessed at;
 - a count is a positive integer (a JSON number with no fraction): ``"2"`` is refused;
 - unknown fields are ignored; two spellings of one field with different values are refused.
-
->>> parse(EDIT, {"path": "a.py", "old_str": "x", "new_str": "y"})["file_path"]
-'a.py'
->>> parse(EDIT, {"file_path": "a.py", "old_string": "x", "new_string": "y",
-...              "replace_all": "false"})
-Traceback (most recent call last):
-...
-editengine.BadRequest: replace_all must be true or false (a JSON boolean), got 'false'.
-
-Why one long module: it is the one table of fields every front end reads; split, two front
-ends could drift apart again.
 """
 
 from __future__ import annotations
@@ -34,33 +21,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from editengine._edits import ARGUMENT_ALIASES, EditSpec
+from editengine._edits import ARGUMENT_ALIASES
 from editengine._errors import BadRequest
 
-__all__ = [
-    "APPLY_PATCH",
-    "BATCH_EDIT",
-    "BATCH_PATCH",
-    "EDIT",
-    "EDIT_ITEM",
-    "MULTIEDIT",
-    "READ",
-    "TEXT_EDITOR_COMMAND",
-    "TEXT_EDITOR_CREATE",
-    "TEXT_EDITOR_INSERT",
-    "TEXT_EDITOR_STR_REPLACE",
-    "TEXT_EDITOR_UNDO",
-    "TEXT_EDITOR_VIEW",
-    "UNDO",
-    "Field",
-    "Schema",
-    "boolean",
-    "count",
-    "edit_spec",
-    "load_arguments",
-    "parse",
-    "text",
-]
+__all__ = ["Field", "Schema", "boolean", "count", "load_arguments", "parse", "text"]
 
 Kind = Literal["string", "text", "boolean", "count", "enum", "edits", "files", "range"]
 
@@ -91,6 +55,12 @@ class Field:
     published: bool = True
     aliases: tuple[str, ...] = ()
     hint: str = ""
+    items: Schema | None = None  # an ``edits`` field: the schema of each item
+
+    def _items(self) -> Schema:
+        if self.items is None:
+            raise TypeError(f"the {self.kind} field {self.name!r} names no item schema")
+        return self.items
 
     def spellings(self) -> tuple[str, ...]:
         return self.aliases or _ALIASES.get(self.name, (self.name,))
@@ -125,7 +95,11 @@ class Field:
         elif self.kind == "count":
             schema = {"type": "integer", "minimum": self.minimum}
         elif self.kind == "edits":
-            schema = {"type": "array", "minItems": 1, "items": EDIT_ITEM.json_schema(strict=strict)}
+            schema = {
+                "type": "array",
+                "minItems": 1,
+                "items": self._items().json_schema(strict=strict),
+            }
         elif self.kind == "range":
             schema = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
         elif self.kind == "files":
@@ -275,7 +249,7 @@ def _edits(value: object, field: Field) -> list[dict[str, Any]]:
     for index, item in enumerate(value, 1):
         if not isinstance(item, Mapping):
             raise BadRequest(f"edit {index} must be an object with old_string and new_string.")
-        items.append(parse(EDIT_ITEM, item, where=f"edit {index}: "))
+        items.append(parse(field._items(), item, where=f"edit {index}: "))
     return items
 
 
@@ -302,267 +276,3 @@ def _line_range(value: object, name: str) -> tuple[int, int]:
         f"{name} must be [start_line, end_line]: two integers, start_line from 1, end_line "
         f"at least start_line or -1 for the end of the file; got {value!r}."
     )
-
-
-def edit_spec(values: Mapping[str, Any]) -> EditSpec:
-    """The :class:`EditSpec` of parsed ``EDIT`` / ``EDIT_ITEM`` / ``BATCH_EDIT`` values."""
-    return EditSpec(
-        old_string=values["old_string"],
-        new_string=values["new_string"],
-        replace_all=values["replace_all"],
-        expected_replacements=values["expected_replacements"],
-        match_mode=values["match_mode"] or "auto",
-        instruction=values["instruction"] or None,
-    )
-
-
-# ---------------------------------------------------------------------- the fields
-
-_FILE_PATH = Field(
-    "file_path",
-    "text",
-    "Path of the file to edit, relative to the workspace root.",
-    required=True,
-)
-_OLD_STRING = Field(
-    "old_string",
-    "string",
-    "The exact text to replace, copied from the file with its indentation; it must match "
-    "one place only, so include enough surrounding lines. Empty creates the file or "
-    "replaces it whole.",
-    required=True,
-)
-_NEW_STRING = Field(
-    "new_string",
-    "string",
-    "The text to put in its place (must differ from old_string).",
-    required=True,
-)
-_REPLACE_ALL = Field(
-    "replace_all",
-    "boolean",
-    "Replace every occurrence of old_string (for renames). Default false.",
-    default=False,
-)
-_INSTRUCTION = Field("instruction", "string", "One sentence saying what this edit does and why.")
-_EXPECTED_REPLACEMENTS = Field(
-    "expected_replacements",
-    "count",
-    "How many occurrences old_string must match (all of them are replaced).",
-    published=False,
-)
-_MATCH_MODE = Field(
-    "match_mode",
-    "string",
-    "exact, line_trimmed, block_anchor or auto (the whole cascade, the default).",
-    published=False,
-)
-_SYNTAX_GUARD = Field(
-    "syntax_guard",
-    "string",
-    "refuse (the default): a forgiving match that breaks the syntax of what it touched is "
-    "refused; report: written, the problems reported; off: no syntax check.",
-    default="refuse",
-    choices=("refuse", "report", "off"),
-    published=False,
-    aliases=("syntax_guard",),
-)
-_EXPECTED_HASH = Field(
-    "expected_hash",
-    "text",
-    "The sha256 of the file as last read: the edit is refused if the file has changed.",
-    published=False,
-)
-_OVERWRITE = Field(
-    "overwrite",
-    "boolean",
-    "With an empty old_string, replace a file that is not empty with new_string whole. "
-    "Default false.",
-    default=False,
-)
-
-READ = Schema(
-    "read",
-    (
-        Field(
-            "file_path",
-            "text",
-            "Path of the file to read, relative to the workspace root.",
-            required=True,
-        ),
-        Field("offset", "count", "First line to show, 1-based (default 1)."),
-        Field("limit", "count", "How many lines to show (default 2000)."),
-    ),
-)
-
-EDIT = Schema(
-    "edit",
-    (
-        _FILE_PATH,
-        _OLD_STRING,
-        _NEW_STRING,
-        _REPLACE_ALL,
-        _INSTRUCTION,
-        _OVERWRITE,
-        _EXPECTED_REPLACEMENTS,
-        _MATCH_MODE,
-        _EXPECTED_HASH,
-    ),
-)
-
-EDIT_ITEM = Schema(
-    "edit",
-    (
-        _OLD_STRING,
-        _NEW_STRING,
-        _REPLACE_ALL,
-        _EXPECTED_REPLACEMENTS,
-        _MATCH_MODE,
-        Field("instruction", "string", published=False),
-    ),
-)
-
-MULTIEDIT = Schema(
-    "multiedit",
-    (
-        _FILE_PATH,
-        Field(
-            "edits",
-            "edits",
-            "Edits applied in order, each to the result of the ones before; all of them are "
-            "applied or none.",
-            required=True,
-            hint=": a non-empty array of {old_string, new_string} objects",
-        ),
-        _INSTRUCTION,
-        _EXPECTED_HASH,
-    ),
-)
-
-PATCH_FORMATS = ("auto", "apply_patch", "udiff", "search_replace")
-
-APPLY_PATCH = Schema(
-    "apply_patch",
-    (
-        Field(
-            "patch",
-            "text",
-            "The whole patch text: an apply_patch patch ('*** Begin Patch' ... "
-            "'*** End Patch'), a unified diff, or SEARCH/REPLACE blocks.",
-            required=True,
-            aliases=("patch", "patchText", "patch_text", "input"),
-        ),
-        # The engine judges the format (bad_patch names the ones it knows); the schema
-        # offers them.
-        Field(
-            "format",
-            "string",
-            "The patch format; 'auto' (default) detects it.",
-            default="auto",
-            choices=PATCH_FORMATS,
-        ),
-        Field("instruction", "string", "One sentence saying what the patch does and why."),
-    ),
-)
-
-UNDO = Schema(
-    "undo",
-    (
-        Field(
-            "file_path",
-            "text",
-            "Undo the last edit of this file (default: the last edit anywhere).",
-        ),
-        Field(
-            "steps",
-            "count",
-            "How many edits to undo, newest first (default 1).",
-            default=1,
-        ),
-        Field("redo", "boolean", "Reverse the last undo instead.", default=False),
-    ),
-)
-
-# The batch protocol: a text in the request, not a file on disk.
-BATCH_EDIT = Schema(
-    "batch",
-    (
-        Field("content", "string", "The text to edit.", required=True, aliases=("content",)),
-        _OLD_STRING,
-        _NEW_STRING,
-        _REPLACE_ALL,
-        _EXPECTED_REPLACEMENTS,
-        _MATCH_MODE,
-        _INSTRUCTION,
-        Field(
-            "path",
-            "text",
-            "A file name for the content (it picks the language); nothing is read or written.",
-            aliases=("path",),
-        ),
-        _OVERWRITE,
-        _EXPECTED_HASH,
-        _SYNTAX_GUARD,
-    ),
-)
-
-BATCH_PATCH = Schema(
-    "batch",
-    (
-        Field(
-            "files",
-            "files",
-            "The files the patch applies to: path -> content.",
-            default={},
-            aliases=("files",),
-        ),
-        Field("patch", "string", "The patch text.", required=True, aliases=("patch",)),
-        Field("format", "string", default="auto", choices=PATCH_FORMATS, aliases=("format",)),
-        _SYNTAX_GUARD,
-    ),
-)
-
-# Anthropic's text editor tool (``str_replace_based_edit_tool``, ``str_replace_editor``): its
-# own argument names, one schema a command.
-TEXT_EDITOR_COMMANDS = ("view", "create", "str_replace", "insert", "undo_edit")
-
-_EDITOR_PATH = Field(
-    "path", "text", "Path of the file or folder.", required=True, aliases=("path",)
-)
-TEXT_EDITOR_COMMAND = Schema(
-    "str_replace_based_edit_tool",
-    (Field("command", "enum", required=True, choices=TEXT_EDITOR_COMMANDS, aliases=("command",)),),
-)
-TEXT_EDITOR_VIEW = Schema(
-    "view",
-    (
-        _EDITOR_PATH,
-        Field(
-            "view_range",
-            "range",
-            "Lines to show: [start, end], end -1 for the end.",
-            aliases=("view_range",),
-        ),
-    ),
-)
-TEXT_EDITOR_STR_REPLACE = Schema(
-    "str_replace",
-    (
-        _EDITOR_PATH,
-        Field("old_str", "string", required=True, aliases=("old_str", "old_string")),
-        Field("new_str", "string", default="", aliases=("new_str", "new_string")),
-    ),
-)
-TEXT_EDITOR_CREATE = Schema(
-    "create",
-    (_EDITOR_PATH, Field("file_text", "string", required=True, aliases=("file_text",))),
-)
-TEXT_EDITOR_INSERT = Schema(
-    "insert",
-    (
-        _EDITOR_PATH,
-        Field("insert_line", "count", required=True, minimum=0, aliases=("insert_line",)),
-        Field("new_str", "string", required=True, aliases=("new_str", "insert_text")),
-    ),
-)
-TEXT_EDITOR_UNDO = Schema("undo_edit", (_EDITOR_PATH,))

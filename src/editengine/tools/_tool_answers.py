@@ -76,7 +76,9 @@ def _rebuild(text: str, is_error: bool, code: str | None) -> ToolResult:
     return ToolResult(text, is_error=is_error, code=code)
 
 
-class _Written(Protocol):
+class Written(Protocol):
+    """What an edit or a patch reports, as far as its answer shows it."""
+
     @property
     def summary(self) -> str: ...
     @property
@@ -85,7 +87,7 @@ class _Written(Protocol):
     def diff(self) -> str: ...
 
 
-def format_result(result: _Written) -> str:
+def format_result(result: Written) -> str:
     """What a model reads after a successful edit or patch: the summary, notes, the diff, then
     the errors the edit introduced (an ``Errors:`` block per file, docs/diagnostics.md)."""
     summary = result.summary

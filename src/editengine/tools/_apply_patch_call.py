@@ -13,11 +13,16 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from editengine._errors import BadRequest, EditError
-from editengine._request import text
-from editengine._tool_answers import ToolResult, format_patch_error, format_result, internal_error
+from editengine.tools._request import text
+from editengine.tools._tool_answers import (
+    ToolResult,
+    format_patch_error,
+    format_result,
+    internal_error,
+)
 
 if TYPE_CHECKING:
-    from editengine.engine._core import EngineCore
+    from editengine.tools._operations import EngineOperations
 
 __all__ = ["ApplyPatchCalls", "openai_apply_patch", "operation_patch"]
 
@@ -28,7 +33,7 @@ class ApplyPatchCalls:
     ``ResponseApplyPatchToolCall`` or the same as a mapping. Never raises: a refused patch
     is ``"status": "failed"`` with the reason in ``output``."""
 
-    def __init__(self, engine: EngineCore) -> None:
+    def __init__(self, engine: EngineOperations) -> None:
         self.engine = engine
 
     @staticmethod
@@ -78,7 +83,7 @@ class ApplyPatchCalls:
         return ToolResult(format_result(result))
 
 
-def openai_apply_patch(engine: EngineCore) -> ApplyPatchCalls:
+def openai_apply_patch(engine: EngineOperations) -> ApplyPatchCalls:
     """A handler for the Responses API's built-in ``apply_patch`` tool over ``engine``.
 
     >>> patcher = openai_apply_patch(engine)                          # doctest: +SKIP

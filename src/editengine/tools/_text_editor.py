@@ -17,16 +17,22 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from editengine import _request as rq
 from editengine._errors import BadRequest, EditError
-from editengine._numbered import number_lines, split_lines
-from editengine._tool_answers import ToolResult, format_result, internal_error
 from editengine.files import read_snapshot
+from editengine.tools import _request as rq
+from editengine.tools._numbered import number_lines, split_lines
+from editengine.tools._tool_answers import ToolResult, format_result, internal_error
 
 if TYPE_CHECKING:
-    from editengine.engine._core import EngineCore
+    from editengine.tools._operations import EngineOperations
 
-__all__ = ["TEXT_EDITOR_NAMES", "TEXT_EDITOR_TYPES", "TextEditor", "anthropic_text_editor"]
+__all__ = [
+    "TEXT_EDITOR_NAMES",
+    "TEXT_EDITOR_TYPES",
+    "TextEditor",
+    "anthropic_text_editor",
+    "is_text_editor_tool",
+]
 
 # Tool type -> the name the model calls it by.
 TEXT_EDITOR_TYPES: dict[str, str] = {
@@ -39,13 +45,18 @@ TEXT_EDITOR_NAMES = frozenset(TEXT_EDITOR_TYPES.values())
 _LISTED_MAX = 1000  # entries shown when a folder is viewed
 
 
+def is_text_editor_tool(name: object) -> bool:
+    """Anthropic's text editor tool, by any of its names."""
+    return isinstance(name, str) and name.strip() in TEXT_EDITOR_NAMES
+
+
 class TextEditor:
     """Answers the text editor tool's calls: ``editor(tool_use.input)`` -> :class:`ToolResult`.
 
     ``max_characters`` clips what ``view`` shows (the 20250728 tool's option of that name).
     """
 
-    def __init__(self, engine: EngineCore, *, max_characters: int | None = None) -> None:
+    def __init__(self, engine: EngineOperations, *, max_characters: int | None = None) -> None:
         if max_characters is not None:
             rq.count(max_characters, "max_characters")
         self.engine = engine
@@ -194,7 +205,9 @@ _COMMANDS = {
 }
 
 
-def anthropic_text_editor(engine: EngineCore, *, max_characters: int | None = None) -> TextEditor:
+def anthropic_text_editor(
+    engine: EngineOperations, *, max_characters: int | None = None
+) -> TextEditor:
     """A handler for Anthropic's text editor tool over ``engine``.
 
     >>> editor = anthropic_text_editor(engine)                 # doctest: +SKIP
