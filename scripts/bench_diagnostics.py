@@ -19,8 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from editengine import EditEngine, edit_text
-from editengine._bench import generated_source
 from editengine._errors import EditError
+from editengine.bench.speed import generated_source
 
 
 def _median_ms(run: Callable[[], object], repeats: int) -> float:

@@ -40,6 +40,15 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "src/editengine"
 
 # Each core module and the tests that exercise it (the narrower, the faster a run).
+_VERDICT_TESTS = (
+    "tests/verdict/test_edit_equivalence_properties.py",
+    "tests/verdict/test_relatedness_guard.py",
+    "tests/engine/test_fixer_judgement.py",
+    "tests/engine/test_fixer_verdict.py",
+    "tests/integration/test_fixer_relatedness.py",
+    "tests/integration/test_malicious_fixer.py",
+)
+
 TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "files/_atomic.py": (
         "tests/engine/test_atomic_write.py",
@@ -199,8 +208,8 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_confirm_and_hooks.py",
         "tests/engine/test_telemetry_hooks.py",
     ),
-    "engine/_relatedness.py": (
-        "tests/engine/test_relatedness_guard.py",
+    "verdict/_relatedness.py": (
+        "tests/verdict/test_relatedness_guard.py",
         "tests/engine/test_fixer_verdict.py",
         "tests/integration/test_fixer_relatedness.py",
         "tests/integration/test_malicious_fixer.py",
@@ -247,14 +256,13 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "matching/_cascade.py": ("tests/matching", "tests/tools/test_tool_calls.py"),
     "engine/_undo.py": ("tests/undo",),
     "engine/_patching.py": ("tests/patch",),
-    "engine/_edit_equivalence.py": (
-        "tests/adversarial/test_edit_equivalence_properties.py",
-        "tests/engine/test_relatedness_guard.py",
-        "tests/engine/test_fixer_judgement.py",
-        "tests/engine/test_fixer_verdict.py",
-        "tests/integration/test_fixer_relatedness.py",
-        "tests/integration/test_malicious_fixer.py",
-    ),
+    # The carry of a fixer's answer (once engine/_edit_equivalence.py): one set of tests.
+    "verdict/_tokens.py": _VERDICT_TESTS,
+    "verdict/_alignment.py": _VERDICT_TESTS,
+    "verdict/_carry.py": _VERDICT_TESTS,
+    "verdict/_layout.py": _VERDICT_TESTS,
+    "verdict/_replacement.py": _VERDICT_TESTS,
+    "verdict/_compare.py": _VERDICT_TESTS,
     # The pipeline: the engine tests that drive edits through it, without the slow ones
     # (concurrency, parent swaps, temp sweeps, CLI, fuzzing) that each mutant would rerun.
     "engine/_core.py": (
@@ -746,18 +754,18 @@ EQUIVALENT: dict[str, str] = {
         "a blank quote has no line to vote with nor to search by likeness, and an empty file no "
         "line like any quote: both end with no region either way"
     ),
-    "editengine.engine._relatedness.x_occurrences__mutmut_12": (
+    "editengine.verdict._relatedness.x_occurrences__mutmut_12": (
         "str.count takes None for a start of 0"
     ),
-    "editengine.engine._relatedness.x_occurrences__mutmut_22": (
+    "editengine.verdict._relatedness.x_occurrences__mutmut_22": (
         "the last character dropped from every part, not only from one ending in a line break: "
         "a last character that is not a line break holds none to count"
     ),
-    "editengine.engine._relatedness.xǁRelatednessGuardǁsplits_a_word__mutmut_44": (
+    "editengine.verdict._relatedness.xǁRelatednessGuardǁsplits_a_word__mutmut_44": (
         "the word named from one character after the cut end: the search ends on a word "
         "character there, so the scan back from the next character finds the same word"
     ),
-    "editengine.engine._relatedness.xǁRelatednessGuardǁsplits_a_word__mutmut_54": (
+    "editengine.verdict._relatedness.xǁRelatednessGuardǁsplits_a_word__mutmut_54": (
         "the next place looked for from two characters on: a place one character on exists "
         "only for a search of one repeated character, and then the first place already ends "
         "inside a word (refused there) or neither place can cut a word"
@@ -1306,118 +1314,116 @@ EQUIVALENT: dict[str, str] = {
         "a PatchFailed always carries a patch line (its hunk's or its operation's, never 0): "
         "the fallback after or is never used"
     ),
-    # editengine.engine._edit_equivalence
-    "editengine.engine._edit_equivalence.x_same_hunks__mutmut_72": (
+    # editengine.verdict (recorded as editengine.engine._edit_equivalence)
+    "editengine.verdict._compare.x_same_hunks__mutmut_72": (
         "mapped=None is falsy, the same as False"
     ),
-    "editengine.engine._edit_equivalence.x_same_hunks__mutmut_39": (
+    "editengine.verdict._compare.x_same_hunks__mutmut_39": (
         "a side that ends at 0 stands at the start of both texts: the one token it then reads "
         "is one the side after the change (or the change itself) already compares"
     ),
-    "editengine.engine._edit_equivalence.x_renames_by_fixer__mutmut_1": (
+    "editengine.verdict._compare.x_renames_by_fixer__mutmut_1": (
         "the default is never used: its one caller, replacement_to_write, always passes file_text"
     ),
-    "editengine.engine._edit_equivalence.x_replacement_to_write__mutmut_1": (
+    "editengine.verdict._replacement.x_replacement_to_write__mutmut_1": (
         "the default is never used: its one caller, the guard, always passes file_text"
     ),
-    "editengine.engine._edit_equivalence.x_replacement_to_write__mutmut_70": (
+    "editengine.verdict._replacement.x_replacement_to_write__mutmut_70": (
         "a second carry with the fixer's renames cannot fail where the first did not: the "
         "renames (of names the search lacks) change only the inserted names, and can only "
         "shrink the text counted as unquoted"
     ),
-    "editengine.engine._edit_equivalence.x__letters__mutmut_9": (
+    "editengine.verdict._alignment.x__letters__mutmut_9": (
         "the separator stands between every two letters, so two joined spellings are equal "
         "exactly when their letters are"
     ),
-    "editengine.engine._edit_equivalence.x__without_context__mutmut_28": (
+    "editengine.verdict._alignment.x__without_context__mutmut_28": (
         "the windows it then scores never beat the best: an empty one scores 0, the whole "
         "search scores best_score itself, and only a higher score is taken"
     ),
-    "editengine.engine._edit_equivalence.x__without_context__mutmut_29": (
+    "editengine.verdict._alignment.x__without_context__mutmut_29": (
         "an empty window (end == start) scores 0, never above the whole search's score"
     ),
-    "editengine.engine._edit_equivalence.x__code__mutmut_4": (
+    "editengine.verdict._tokens.x_token_code__mutmut_4": (
         "the codes are only compared with one another: any one-to-one coding of the tokens "
         "aligns the same"
     ),
-    "editengine.engine._edit_equivalence.x__code__mutmut_5": (
+    "editengine.verdict._tokens.x_token_code__mutmut_5": (
         "the codes are only compared with one another: any one-to-one coding of the tokens "
         "aligns the same"
     ),
-    "editengine.engine._edit_equivalence.x__code__mutmut_7": (
+    "editengine.verdict._tokens.x_token_code__mutmut_7": (
         "the codes are only compared with one another: any one-to-one coding of the tokens "
         "aligns the same"
     ),
-    "editengine.engine._edit_equivalence.x__code__mutmut_8": (
+    "editengine.verdict._tokens.x_token_code__mutmut_8": (
         "the codes are only compared with one another: any one-to-one coding of the tokens "
         "aligns the same"
     ),
-    "editengine.engine._edit_equivalence.x__code__mutmut_9": (
+    "editengine.verdict._tokens.x_token_code__mutmut_9": (
         "the codes are only compared with one another: any one-to-one coding of the tokens "
         "aligns the same"
     ),
-    "editengine.engine._edit_equivalence.x__code__mutmut_10": (
+    "editengine.verdict._tokens.x_token_code__mutmut_10": (
         "the codes are only compared with one another: any one-to-one coding of the tokens "
         "aligns the same"
     ),
-    "editengine.engine._edit_equivalence.x__code__mutmut_12": (
+    "editengine.verdict._tokens.x_token_code__mutmut_12": (
         "the codes are only compared with one another: any one-to-one coding of the tokens "
         "aligns the same"
     ),
-    "editengine.engine._edit_equivalence.x__code__mutmut_13": (
+    "editengine.verdict._tokens.x_token_code__mutmut_13": (
         "the codes are only compared with one another: any one-to-one coding of the tokens "
         "aligns the same (its two ranges meet only past 900,000 tokens)"
     ),
-    "editengine.engine._edit_equivalence.x__code__mutmut_14": (
+    "editengine.verdict._tokens.x_token_code__mutmut_14": (
         "the codes are only compared with one another: any one-to-one coding of the tokens "
         "aligns the same"
     ),
-    "editengine.engine._edit_equivalence.x__code__mutmut_15": (
+    "editengine.verdict._tokens.x_token_code__mutmut_15": (
         "the codes are only compared with one another: any one-to-one coding of the tokens "
         "aligns the same"
     ),
-    "editengine.engine._edit_equivalence.x__touches__mutmut_2": (
+    "editengine.verdict._alignment.x__touches__mutmut_2": (
         "with start == end, src_start < end and src_end > start is src_start < start < "
         "src_end, the line it replaces"
     ),
-    "editengine.engine._edit_equivalence.x__line_head__mutmut_5": (
-        "str.rfind takes None for a start of 0"
-    ),
-    "editengine.engine._edit_equivalence.x__line_head__mutmut_19": (
+    "editengine.verdict._carry.x__line_head__mutmut_5": ("str.rfind takes None for a start of 0"),
+    "editengine.verdict._carry.x__line_head__mutmut_19": (
         "the text before a line's first token holds only whitespace (any other character is "
         "a token): no X to strip"
     ),
-    "editengine.engine._edit_equivalence.x__in_file_unit__mutmut_1": (
+    "editengine.verdict._layout.x_in_file_unit__mutmut_1": (
         "the checks that follow convert only between a tab-only and a space-only indentation: "
         "with no file indentation, or the same characters, they return extra as well"
     ),
-    "editengine.engine._edit_equivalence.x__in_file_unit__mutmut_2": (
+    "editengine.verdict._layout.x_in_file_unit__mutmut_2": (
         "with extra but no file indentation, or the reverse, no conversion that follows "
         "applies: extra comes back either way"
     ),
-    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_13": (
+    "editengine.verdict._carry.x__indented_as_requested__mutmut_13": (
         "same_size=None is falsy, the same as False"
     ),
-    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_17": (
+    "editengine.verdict._carry.x__indented_as_requested__mutmut_17": (
         "only tokens kept from the search are looked up, and none of them is in a requested "
         "change: pairing the tokens a request swaps one for one changes no lookup"
     ),
-    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_54": (
+    "editengine.verdict._carry.x__indented_as_requested__mutmut_54": (
         "the first character of a kept line is a token's first character (every other "
         "character is a token), so bisect finds that very token: the branch is never taken"
     ),
-    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_55": (
+    "editengine.verdict._carry.x__indented_as_requested__mutmut_55": (
         "the first character of a kept line is a token's first character (every other "
         "character is a token), so bisect finds that very token: the branch is never taken"
     ),
-    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_57": (
+    "editengine.verdict._carry.x__indented_as_requested__mutmut_57": (
         "the first character of a kept line is a token's first character (every other "
         "character is a token), so bisect finds that very token: the branch is never taken"
     ),
-    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_62": (
+    "editengine.verdict._carry.x__indented_as_requested__mutmut_62": (
         "the map's keys are token indices: get(None) is None, as the else gives"
     ),
-    "editengine.engine._edit_equivalence.x__indented_as_requested__mutmut_65": (
+    "editengine.verdict._carry.x__indented_as_requested__mutmut_65": (
         "a token kept from the search pairs with an old_string token outside every "
         "requested change, which new_string keeps: new_index is None only with old_index"
     ),
@@ -1511,7 +1517,7 @@ RECORDED: list[Measured | Subtotal] = [
     Measured("fixer/_llm.py", 442, "61.6%", 437, 0, 0, 5),
     Subtotal("the six of the file layer and the fixer run then", before="64.0%"),
     Subtotal("all thirty-two", before="70.0%", whole=True),
-    Measured("engine/_relatedness.py", 408, "75.5%", 391, 8, 5, 4),
+    Measured("verdict/_relatedness.py", 408, "75.5%", 391, 8, 5, 4),
     Measured("engine/_fixing.py", 563, "81.1%", 553, 0, 7, 3),
     Measured("matching/_realign.py", 671, "83.3%", 614, 0, 45, 12),
     Subtotal(
@@ -1527,7 +1533,7 @@ RECORDED: list[Measured | Subtotal] = [
     Measured("matching/_elision.py", 699, "75.7%", 665, 1, 18, 15),
     Measured("engine/_undo.py", 622, "62.0%†", 614, 0, 0, 8),
     Measured("engine/_patching.py", 964, "67.7%†", 943, 0, 0, 21),
-    Measured("engine/_edit_equivalence.py", 1773, "70.4%‡", 1611, 10, 122, 30),
+    Measured("engine/_edit_equivalence.py (now verdict/)", 1773, "70.4%‡", 1611, 10, 122, 30),
     Measured("engine/_core.py", 1139, "74.5%", 1129, 1, 2, 7),
     Subtotal("the last eight, run fifth", before="—"),
     Subtotal("all forty-five", before="—", whole=True),

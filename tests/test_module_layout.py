@@ -37,13 +37,13 @@ MODULES = {
 }
 
 
-def _imports(path: Path, *, type_checking: bool = False) -> set[str]:
+def _imports(path: Path, *, type_checking: bool = False, name: str | None = None) -> set[str]:
     """The editengine modules ``path`` imports when it is loaded (not inside functions; under
-    TYPE_CHECKING too when ``type_checking``: what a type checker loads is a dependency)."""
+    TYPE_CHECKING too when ``type_checking``: what a type checker loads is a dependency).
+    ``name``: the module's name, for a file outside the package."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = (
-        _module_name(path) if path.name == "__init__.py" else _module_name(path).rsplit(".", 1)[0]
-    )
+    name = name or _module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     found: set[str] = set()
     for node in tree.body:
         guarded = isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
@@ -114,17 +114,50 @@ def test_the_tool_call_front_end_does_not_import_the_engine():
             assert engine == set(), f"{name} imports {engine}"
 
 
-def test_the_pure_layer_does_not_import_the_engine_or_the_file_layer():
+# The pure layer: text in, text (or a verdict) out. The matcher and the fixer's verdict read
+# no file, call no model and record nothing, so each rule is tested on strings alone.
+PURE_PACKAGES = ("editengine.matching", "editengine.verdict")
+# What the pure layer may import: the value modules every layer shares, the syntax checks
+# (parsers of a string) and one another.
+PURE_MAY_IMPORT = (
+    "editengine._edits",
+    "editengine._errors",
+    "editengine._public",
+    "editengine._results",
+    "editengine._text",
+    "editengine.diagnostics",
+    *PURE_PACKAGES,
+)
+
+
+def _within(name: str, packages: tuple[str, ...]) -> bool:
+    return any(name == package or name.startswith(package + ".") for package in packages)
+
+
+@pytest.mark.parametrize("type_checking", [False, True], ids=["loaded", "type-checked"])
+def test_the_pure_layer_imports_nothing_above_it(type_checking: bool) -> None:
     for name, path in MODULES.items():
-        if name.startswith("editengine.matching"):
+        if _within(name, PURE_PACKAGES):
             above = {
                 imported
-                for imported in _imports(path)
-                if imported.startswith(
-                    ("editengine.engine", "editengine.files", "editengine.tools")
-                )
+                for imported in _imports(path, type_checking=type_checking)
+                if not _within(imported, PURE_MAY_IMPORT)
             }
-            assert above == set(), f"{name} imports {above}"
+            assert above == set(), f"{name} imports {above}: the pure layer must not"
+
+
+def test_the_pure_layer_test_catches_a_module_that_reaches_up(tmp_path: Path) -> None:
+    # The check above reads import statements; a module of the verdict importing the engine
+    # must be seen as one.
+    module = tmp_path / "_reaching.py"
+    module.write_text(
+        "from editengine.engine import EditEngine\nfrom ._tokens import Hunk\n", encoding="utf-8"
+    )
+    imported = _imports(module, name="editengine.verdict._reaching")
+    assert {name for name in imported if not _within(name, PURE_MAY_IMPORT)} == {
+        "editengine.engine"
+    }
+    assert "editengine.verdict._tokens" in imported
 
 
 @pytest.mark.parametrize("type_checking", [False, True], ids=["loaded", "type-checked"])

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from editengine.engine._edit_equivalence import NotTheRequestedEdit, replacement_to_write
+from editengine.verdict import NotTheRequestedEdit, replacement_to_write
 
 LINES = [f"    value_{i} = compute(item_{i}, flag=True) + {i}\n" for i in range(3000)]
 

@@ -23,11 +23,10 @@ from editengine._errors import (
 from editengine._results import Region
 from editengine._state import EditState
 from editengine.engine import _fixing as fixing
-from editengine.engine._edit_equivalence import NotTheRequestedEdit
 from editengine.engine._jobs import Job, NeedsFix
-from editengine.engine._relatedness import RelatednessGuard
 from editengine.files._reading import FileSnapshot
 from editengine.fixer._protocol import Correction, FixRequest
+from editengine.verdict import NotTheRequestedEdit, RelatednessGuard
 
 
 def test_an_ambiguous_search_is_described_by_its_places() -> None:

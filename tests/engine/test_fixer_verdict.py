@@ -12,9 +12,9 @@ from editengine._edits import EditSpec
 from editengine._errors import EditError, NoMatch
 from editengine.engine import _fixing as fixing
 from editengine.engine._jobs import NeedsFix
-from editengine.engine._relatedness import RelatednessGuard
 from editengine.files._reading import FileSnapshot
 from editengine.fixer._protocol import Correction, FixRequest
+from editengine.verdict import RelatednessGuard
 
 FILE = "def total(rows):\n    s = 0\n    for r in rows:\n        s += r.amount\n    return s\n"
 SPEC = EditSpec("    s += r.amout\n", "    s += r.amount * r.rate\n")

@@ -11,10 +11,10 @@ import pytest
 
 from editengine._errors import BadRequest, NoMatch, Region
 from editengine.engine import EditEngine, RelatednessGuard
-from editengine.engine._edit_equivalence import NotTheRequestedEdit
 from editengine.fixer import LLMFixer
 from editengine.providers import ScriptedProvider
 from editengine.telemetry import MemorySink, Telemetry
+from editengine.verdict import NotTheRequestedEdit
 
 from .conftest import (
     BILLING,

@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 from editengine import EditError, apply_patch, edit_text
 from editengine._results import Region
-from editengine.engine._relatedness import RelatednessGuard
 from editengine.matching._already_applied import (
     reads_as,
     shows_the_change,
     stands_verbatim,
 )
 from editengine.matching._whitespace_only import changes_only_whitespace
+from editengine.verdict import RelatednessGuard
 
 NAMES = st.sampled_from(["total", "count", "value", "name", "items", "limit", "offset"])
 

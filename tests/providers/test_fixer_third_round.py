@@ -448,7 +448,7 @@ def test_prompt_too_large_names_the_field():
 
 def test_the_guard_counts_the_places_a_no_change_verdict_covers():
     from editengine._results import Region
-    from editengine.engine._relatedness import RelatednessGuard
+    from editengine.verdict import RelatednessGuard
 
     guard = RelatednessGuard()
     old, new = "value = lod(KEY)", "value = load(KEY)"

@@ -6,8 +6,7 @@
   write;
 - :mod:`~editengine.engine._jobs` — a validated call and the values its stages hand on;
 - :mod:`~editengine.engine._fixing` — the LLM fixer step and the checks on its answer;
-- :mod:`~editengine.engine._relatedness` — is a fixer correction the requested edit, where meant;
-- :mod:`~editengine.engine._edit_equivalence` — the requested edit carried onto a corrected search;
+  (the checks themselves, pure, are the package :mod:`editengine.verdict`);
 - :mod:`~editengine.engine._reporting` — summaries, results and telemetry outcomes;
 - :mod:`~editengine.engine._callbacks` — observers, ``on_edited`` hooks, sync/async callbacks.
 
@@ -34,7 +33,7 @@ from editengine._public import publish
 from editengine._results import EditResult
 from editengine.engine._core import DEFAULT_MAX_FILE_BYTES
 from editengine.engine._edit_engine import EditEngine
-from editengine.engine._relatedness import RelatednessGuard
+from editengine.verdict import RelatednessGuard
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",

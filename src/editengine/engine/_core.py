@@ -64,7 +64,6 @@ from editengine.engine._jobs import (
 )
 from editengine.engine._landed import SHARED_LANDED, landed_plan
 from editengine.engine._parts import ConfirmCallback, EditCascade
-from editengine.engine._relatedness import RelatednessGuard
 from editengine.engine._reporting import (
     diff_of,
     record_failure,
@@ -91,6 +90,7 @@ from editengine.matching._cascade import DEFAULT_CASCADE
 from editengine.matching._refusals import overwrite_required
 from editengine.patch import PatchResult
 from editengine.telemetry._recorder import Telemetry
+from editengine.verdict import RelatednessGuard
 
 logger = logging.getLogger("editengine")
 

@@ -3,7 +3,7 @@
 A fixer only proposes. Its corrected search is run back through the cascade on the file as
 it is *now* (re-read under the lock), with the caller's count rules; what is written there is
 the caller's own edit carried onto that search, which the model's replace must agree with
-(:class:`~editengine.engine._relatedness.RelatednessGuard`). Anything doubtful returns the
+(:class:`~editengine.verdict.RelatednessGuard`). Anything doubtful returns the
 caller's original :class:`~editengine.NoMatch` with a note saying why.
 
 Why one long module: asking, judging and settling a correction are the steps of one fixer
@@ -35,12 +35,11 @@ from editengine._errors import (
 from editengine._results import Region, TextEdit, TierAttempt
 from editengine._state import FixerCall, FixerOutcome
 from editengine._text import to_lf
-from editengine.engine._edit_equivalence import NotTheRequestedEdit
 from editengine.engine._jobs import Job, NeedsFix
-from editengine.engine._relatedness import RelatednessGuard
 from editengine.files import FileSnapshot, Target
 from editengine.fixer._cache import correction_key
 from editengine.fixer._protocol import Correction, Fixer, FixRequest
+from editengine.verdict import NotTheRequestedEdit, RelatednessGuard
 
 logger = logging.getLogger("editengine")
 

@@ -19,10 +19,10 @@ from editengine._results import EditResult, TextEdit
 from editengine._state import EditObserver
 from editengine.diagnostics import SyntaxGuard
 from editengine.engine._callbacks import EditedCallback
-from editengine.engine._relatedness import RelatednessGuard
 from editengine.files import PathLocks, Workspace, WorkspaceDir
 from editengine.fixer._protocol import Fixer
 from editengine.matching._cascade import AUTO
+from editengine.verdict import RelatednessGuard
 
 ConfirmAnswer = bool | str | Decision | None
 ConfirmCallback = Callable[[ConfirmRequest], ConfirmAnswer | Awaitable[ConfirmAnswer]]

@@ -11,7 +11,7 @@ A correction is accepted only when both hold:
 1. **What**: the text written is derived from the request, not taken from the model: the
    agent's edit (old_string -> new_string) is carried onto the corrected search, with the
    names old_string misquoted renamed as the search has them
-   (:func:`~editengine.engine._edit_equivalence.replacement_to_write`). The model's replace
+   (:func:`~editengine.verdict.replacement_to_write`). The model's replace
    must agree with it token by token, in order; any extra substitution, reordering, dropped
    or added line, or change elsewhere in a widened search is a refusal.
 2. **Where**: its match lies in or within ``near_lines`` lines of one of the regions the
@@ -38,14 +38,10 @@ from rapidfuzz.distance import Indel
 from editengine._errors import BadRequest
 from editengine._results import Region
 from editengine._text import to_lf
-from editengine.engine._edit_equivalence import (
-    CannotCarry,
-    NotTheRequestedEdit,
-    carry_edit,
-    replacement_to_write,
-    same_tokens,
-)
 from editengine.matching import _already_applied as already_applied
+from editengine.verdict._carry import carry_edit
+from editengine.verdict._replacement import NotTheRequestedEdit, replacement_to_write
+from editengine.verdict._tokens import CannotCarry, same_tokens
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ import pytest
 
 from editengine._errors import BadRequest
 from editengine._results import Region
-from editengine.engine._edit_equivalence import NotTheRequestedEdit
-from editengine.engine._relatedness import (
+from editengine.verdict import (
+    NotTheRequestedEdit,
     RelatednessGuard,
     core_similarity,
     occurrences,

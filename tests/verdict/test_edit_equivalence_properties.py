@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from editengine.engine._edit_equivalence import (
+from editengine.verdict import (
     CannotCarry,
     NotQuoted,
     NotTheRequestedEdit,
@@ -21,7 +21,7 @@ from editengine.engine._edit_equivalence import (
     token_list,
 )
 
-from .base_cases import BASE_CASES
+from ..adversarial.base_cases import BASE_CASES
 
 WORDS = ["a", "b", "x", "item", "line", "total", "0", "1", "True", "(", ")", "=", "+", "-", ":"]
 SPACES = [" ", "\n", "\n    ", "  ", "\n\n"]
