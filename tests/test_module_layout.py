@@ -161,6 +161,20 @@ def test_the_pure_layer_test_catches_a_module_that_reaches_up(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("type_checking", [False, True], ids=["loaded", "type-checked"])
+def test_telemetry_collection_does_not_import_its_renderings(type_checking: bool) -> None:
+    # The engine loads telemetry on every edit; the pages, charts and tables of the report
+    # (editengine.reports) read it and are never read by it.
+    for name, path in MODULES.items():
+        if _within(name, ("editengine.telemetry",)):
+            renderers = {
+                imported
+                for imported in _imports(path, type_checking=type_checking)
+                if _within(imported, ("editengine.reports",))
+            }
+            assert renderers == set(), f"{name} imports {renderers}"
+
+
+@pytest.mark.parametrize("type_checking", [False, True], ids=["loaded", "type-checked"])
 def test_no_module_imports_another_in_a_circle(type_checking: bool) -> None:
     # A circle hidden behind TYPE_CHECKING is a circle all the same: the helper reaches into
     # what imports it. The engine hands its helpers a protocol (engine/_parts.py) instead.

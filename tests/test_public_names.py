@@ -32,6 +32,7 @@ PUBLIC_PACKAGES = [
     "editengine.tools",
     "editengine.diagnostics",
     "editengine.verdict",
+    "editengine.reports",
 ]
 PRIVATE_PATH = re.compile(r"\beditengine(\.\w+)*\._\w+")
 

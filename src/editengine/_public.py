@@ -30,6 +30,8 @@ def publish(namespace: Mapping[str, Any], *, also: tuple[str, ...] = ()) -> None
     """
     package = namespace["__name__"]
     for name in namespace["__all__"]:
+        if name not in namespace:
+            continue  # served by the module's __getattr__ from another package, published there
         value = namespace[name]
         if not (inspect.isclass(value) or inspect.isfunction(value)):
             continue  # constants and instances show their class's module, published in turn

@@ -8,12 +8,12 @@ import pytest
 from editengine.cli import main
 from editengine.evaluation._dataset import EvalCase
 from editengine.evaluation._executors import EngineConfig
-from editengine.evaluation._html import HEATMAP_ID, RATES_CHART_PREFIX, render_html
 from editengine.evaluation._runner import CaseRecord, RunResult
 from editengine.evaluation._scoring import CaseResult, Outcome
-from editengine.telemetry._palette import colour_of
+from editengine.reports._evaluation_html import HEATMAP_ID, RATES_CHART_PREFIX, render_html
+from editengine.reports._palette import colour_of
 
-from ..telemetry.pages import figures, parse
+from ..reports.pages import figures, parse
 
 
 def _record(category: str, outcome: Outcome, index: int, **result) -> CaseRecord:

@@ -10,7 +10,7 @@ import pytest
 
 from editengine._errors import BadRequest
 from editengine.cli import main
-from editengine.telemetry._html import CHART_IDS, SIMILARITY_CHART_PREFIX, render_html
+from editengine.reports._html import CHART_IDS, SIMILARITY_CHART_PREFIX, render_html
 from editengine.telemetry._report import aggregate_paths
 from editengine.telemetry._synthetic import SyntheticConfig, write_synthetic
 

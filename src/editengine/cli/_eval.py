@@ -357,7 +357,7 @@ def handle(args: argparse.Namespace) -> int:
             report_data = json_report(paths, runs, main)
             write_output(args.json, json_text(report_data, indent=2) + "\n", flag="--json")
         if args.html:
-            from editengine.evaluation._html import write_html
+            from editengine.reports._evaluation_html import write_html
 
             try:
                 write_html(args.html, runs)
@@ -398,7 +398,7 @@ def check_arguments(args: argparse.Namespace) -> None:
     check_output_path(args.html, flag="--html")
     check_output_path(args.telemetry, flag="--telemetry")
     if args.html and not args.patch_format:
-        from editengine.evaluation._html import _plotly
+        from editengine.reports._evaluation_html import _plotly
 
         _plotly()  # plotly missing: say so now, not after the run
 

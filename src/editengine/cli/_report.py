@@ -133,7 +133,7 @@ def options_from_args(args: argparse.Namespace) -> ReportOptions:
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from editengine.telemetry._render import (
+    from editengine.reports._render import (
         render_comparison,
         render_recommendations,
         render_report,
@@ -171,11 +171,11 @@ def run(args: argparse.Namespace) -> int:
                 render_recommendations(other, console, label="B")
         if args.html and not empty:
             if other is None:
-                from editengine.telemetry._html import render_html
+                from editengine.reports._html import render_html
 
                 page = render_html(report, title=_TITLE)
             else:
-                from editengine.telemetry._html_vs import render_comparison_html
+                from editengine.reports._html_vs import render_comparison_html
 
                 page = render_comparison_html(report, other, labels=("A", "B"), noise=noise)
             write_output(args.html, page, flag="--html")

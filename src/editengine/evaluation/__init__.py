@@ -4,7 +4,8 @@ The pieces, each in its own module: ``dataset`` (JSON Lines cases), ``scoring`` 
 REFUSED / WRONG), ``executors`` (engines behind one protocol and their configurations),
 ``engine_executor`` (the real ``EditEngine`` on a real file per case), ``llm`` (which fixer a
 run gives the engine), ``workspace`` (a case as a file), ``runner`` (serial or worker
-processes), ``tables`` and ``html`` (reports), ``peers`` (peer conformance), and the
+processes), ``tables`` (terminal tables; the HTML page is :mod:`editengine.reports`),
+``peers`` (peer conformance), and the
 benchmark's cross product: ``edit_kinds`` (what an edit changes), ``mistakes`` (how a model
 misquotes it) and ``cross_product`` (one request of a cell, cut from a file).
 """

@@ -16,7 +16,7 @@ from rich.table import Table
 from editengine.evaluation._dataset import EvalCase
 from editengine.evaluation._runner import CaseRecord, RunResult
 from editengine.evaluation._scoring import Outcome, final_content
-from editengine.telemetry._grid import Column, Grid, fit
+from editengine.reports._grid import Column, Grid, fit
 
 TOTAL = "TOTAL"
 

@@ -1,6 +1,14 @@
-"""Telemetry: typed events for every edit, pluggable sinks, and the report built from them."""
+"""Telemetry: typed events for every edit, pluggable sinks, and the report built from them.
+
+Collection and figures only: the report's renderings (terminal tables, HTML pages, charts)
+are the package :mod:`editengine.reports`, which reads this one and is never read by it.
+``render_html`` and ``render_comparison_html`` are still importable from here: they are
+looked up in ``editengine.reports`` on first use, so loading telemetry loads no renderer.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from editengine._public import publish
 from editengine.telemetry._events import (
@@ -12,8 +20,6 @@ from editengine.telemetry._events import (
     TierTried,
     event_from_dict,
 )
-from editengine.telemetry._html import render_html
-from editengine.telemetry._html_vs import render_comparison_html
 from editengine.telemetry._recorder import Telemetry
 from editengine.telemetry._report import (
     Aggregator,
@@ -56,6 +62,18 @@ __all__ = [
     "render_comparison_html",
     "render_html",
 ]
+
+
+# Kept where users first found them; the renderers live in editengine.reports.
+_RENDERERS = ("render_comparison_html", "render_html")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _RENDERERS:
+        from editengine import reports
+
+        return getattr(reports, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 publish(globals())  # public names show this package, not their private module

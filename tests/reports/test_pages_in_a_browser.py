@@ -14,10 +14,10 @@ import pytest
 
 from editengine.evaluation._dataset import load_cases
 from editengine.evaluation._executors import exact_only, full_cascade
-from editengine.evaluation._html import render_html as render_eval
 from editengine.evaluation._runner import run_cases
-from editengine.telemetry._html import render_html
-from editengine.telemetry._html_vs import render_comparison_html
+from editengine.reports._evaluation_html import render_html as render_eval
+from editengine.reports._html import render_html
+from editengine.reports._html_vs import render_comparison_html
 from editengine.telemetry._report import aggregate_paths
 from editengine.telemetry._synthetic import SyntheticConfig, write_synthetic
 

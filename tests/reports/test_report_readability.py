@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from editengine.cli import main
-from editengine.telemetry import _figures as figures
-from editengine.telemetry import _formatting as fmt
+from editengine.reports import _figures as figures
+from editengine.reports import _formatting as fmt
+from editengine.reports._trend import headlines
 from editengine.telemetry._aggregate import Aggregator
 from editengine.telemetry._compare import compare, row, verdict
 from editengine.telemetry._histogram import LogHistogram
@@ -19,7 +20,6 @@ from editengine.telemetry._noise import Noise, parse_noise
 from editengine.telemetry._options import ReportOptions
 from editengine.telemetry._report import aggregate_paths
 from editengine.telemetry._synthetic import SyntheticConfig, write_synthetic
-from editengine.telemetry._trend import headlines
 
 
 @pytest.fixture(scope="module")

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import html
 import math
+import os
+import subprocess
+import sys
 from itertools import pairwise
 
 import pytest
@@ -11,14 +14,14 @@ import pytest
 from editengine._results import TierAttempt
 from editengine._state import EditState, FixerCall
 from editengine.cli import main
+from editengine.reports._html import CHART_IDS, SIMILARITY_CHART_PREFIX, render_html
+from editengine.reports._html_vs import COMPARISON_CHART_IDS, render_comparison_html
+from editengine.reports._palette import OUTCOME_COLOURS, STRATEGY_COLOURS, colour_of
+from editengine.reports._trend import headlines
 from editengine.telemetry import MemorySink, Telemetry
 from editengine.telemetry._aggregate import Aggregator
-from editengine.telemetry._html import CHART_IDS, SIMILARITY_CHART_PREFIX, render_html
-from editengine.telemetry._html_vs import COMPARISON_CHART_IDS, render_comparison_html
-from editengine.telemetry._palette import OUTCOME_COLOURS, STRATEGY_COLOURS, colour_of
 from editengine.telemetry._report import aggregate_paths
 from editengine.telemetry._synthetic import SyntheticConfig, write_synthetic
-from editengine.telemetry._trend import headlines
 
 from .pages import figures, parse
 
@@ -291,3 +294,49 @@ def test_vs_is_one_page_of_differences_coloured_by_better_and_worse(two_weeks, t
     for table_id in ("table-vs-tiers", "table-vs-errors", "table-vs-fixer", "table-vs-latency"):
         assert table_id in found.tables
     assert page.count("<h1>") == 1
+
+
+_TIED_REPORT_PAGE = """
+import sys
+from editengine._results import TierAttempt
+from editengine._state import EditState
+from editengine.reports import render_comparison_html
+from editengine.telemetry import MemorySink, Telemetry
+from editengine.telemetry._aggregate import Aggregator
+
+memory = MemorySink()
+telemetry = Telemetry(sinks=[memory], clock=lambda: 1_790_000_000.0, delivery="immediate")
+for index, name in enumerate(f"tier_{letter}" for letter in "abcdefghijkl"):
+    state = EditState(file_path="a.py", edit_id=f"s{index}", file_lines=50)
+    state.attempts = [TierAttempt(name, "matched", 1)]
+    state.strategy, state.outcome, state.duration_ms = name, "success", 1.0
+    telemetry.edit_started(state)
+    telemetry.edit_finished(state)
+    failed = EditState(file_path="a.py", edit_id=f"f{index}", file_lines=50)
+    failed.outcome, failed.error_code, failed.duration_ms = "error", f"code_{name}", 1.0
+    telemetry.edit_started(failed)
+    telemetry.edit_finished(failed)
+aggregate = Aggregator()
+aggregate.consume(event.to_dict() for event in memory.events)
+report = aggregate.result()
+sys.stdout.write(render_comparison_html(report, report))
+"""
+
+
+def test_a_comparison_page_is_the_same_whatever_the_hash_seed():
+    # Strategies with the same share and errors with the same count were ordered as a set
+    # iterates, which changes with PYTHONHASHSEED: the same two reports gave other pages.
+    pages = {
+        subprocess.run(
+            [sys.executable, "-c", _TIED_REPORT_PAGE],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3", "4")
+    }
+    assert len(pages) == 1
+    page = pages.pop()
+    assert page.index("tier_a") < page.index("tier_l")
+    assert page.index("code_tier_a") < page.index("code_tier_l")

@@ -25,8 +25,8 @@ from editengine.evaluation._tables import (
     latency,
     strategy_mix,
 )
-from editengine.telemetry._page import Cell, Page, esc, table
-from editengine.telemetry._palette import WORSE, colour_of, colours_of
+from editengine.reports._page import Cell, Page, esc, table
+from editengine.reports._palette import WORSE, colour_of, colours_of
 
 OUTCOMES = ("success", "refused", "wrong")
 HEATMAP_ID = "chart-heatmap"
@@ -35,7 +35,7 @@ RATES_CHART_PREFIX = "chart-rates-"
 
 def _plotly() -> Any:
     try:
-        from editengine.telemetry._page import plotly
+        from editengine.reports._page import plotly
 
         return plotly()
     except BadRequest as err:  # pragma: no cover - depends on the environment

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from editengine.telemetry import _figures as figures
-from editengine.telemetry import _formatting as fmt
+from editengine.reports import _figures as figures
+from editengine.reports import _formatting as fmt
+from editengine.reports._page import Cell, Page, esc, plotly, table
+from editengine.reports._palette import colour_of
+from editengine.reports._similarity import fuzzy_similarity
+from editengine.reports._trend import Headline, headlines
 from editengine.telemetry._compare import row, verdict
-from editengine.telemetry._page import Cell, Page, esc, plotly, table
-from editengine.telemetry._palette import colour_of
 from editengine.telemetry._shape import FIXER_OUTCOMES, Report
-from editengine.telemetry._similarity import fuzzy_similarity
-from editengine.telemetry._trend import Headline, headlines
 
 TITLE = "editengine telemetry report"
 SIMILARITY_CHART_PREFIX = "chart-similarity-"

@@ -9,11 +9,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from editengine.telemetry import _formatting as fmt
+from editengine.reports import _formatting as fmt
+from editengine.reports._grid import Column, Grid, fit
+from editengine.reports._similarity import fuzzy_similarity, similarity_rows
 from editengine.telemetry._compare import verdict
-from editengine.telemetry._grid import Column, Grid, fit
 from editengine.telemetry._shape import ComparisonRow, Report
-from editengine.telemetry._similarity import fuzzy_similarity, similarity_rows
 
 
 def render_report(report: Report, console: Console, *, title: str = "") -> None:

@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from editengine.telemetry._palette import MARKER, NEUTRAL, colour_of, colours_of
+from editengine.reports._palette import MARKER, NEUTRAL, colour_of, colours_of
 from editengine.telemetry._shape import (
     FIXER_OUTCOMES,
     TIER_OUTCOMES,

@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from editengine.telemetry import _formatting as fmt
+from editengine.reports import _formatting as fmt
+from editengine.reports._figures import bar_label
+from editengine.reports._page import Cell, Page, esc, plotly, table
+from editengine.reports._palette import BETTER, NEUTRAL, WORSE, colour_of
 from editengine.telemetry._compare import compare, row, verdict
-from editengine.telemetry._figures import bar_label
 from editengine.telemetry._noise import Noise
-from editengine.telemetry._page import Cell, Page, esc, plotly, table
-from editengine.telemetry._palette import BETTER, NEUTRAL, WORSE, colour_of
 from editengine.telemetry._shape import FIXER_OUTCOMES, Bar, ComparisonRow, Direction, Report
 
 TITLE = "editengine telemetry: A vs B"
@@ -152,8 +152,10 @@ def _strategies(page: Page, a: Report, b: Report, labels: tuple[str, str]) -> No
     page.heading("Strategy shares")
     shares_a = {s["strategy"]: s["share_of_edits"] or 0.0 for s in a["strategies"]}
     shares_b = {s["strategy"]: s["share_of_edits"] or 0.0 for s in b["strategies"]}
+    # Ties in name order: a set's order changes from run to run, a page must not.
     names = sorted(
-        set(shares_a) | set(shares_b), key=lambda n: -max(shares_a.get(n, 0), shares_b.get(n, 0))
+        set(shares_a) | set(shares_b),
+        key=lambda n: (-max(shares_a.get(n, 0), shares_b.get(n, 0)), n),
     )
     if not names:
         page.empty("No edit was placed on either side.")
@@ -327,7 +329,7 @@ def _errors(page: Page, a: Report, b: Report, labels: tuple[str, str], noise: No
     page.heading("Errors that recur")
     ea = {e["error_code"]: e for e in a["errors"]}
     eb = {e["error_code"]: e for e in b["errors"]}
-    codes = sorted(set(ea) | set(eb), key=lambda c: -((eb.get(c) or ea[c])["count"]))
+    codes = sorted(set(ea) | set(eb), key=lambda c: (-((eb.get(c) or ea[c])["count"]), c))
     if not codes:
         page.empty("No edit failed on either side.")
         return
