@@ -28,6 +28,7 @@ from editengine import EditError, edit_text
 from editengine.evaluation import _cross_product as cp
 from editengine.evaluation import _edit_kinds as ek
 from editengine.evaluation import _mistakes as mk
+from editengine.evaluation._mistakes._unlisted import _TYPOGRAPHY as TYPOGRAPHY
 
 from .cross_sources import source_file, unit_of
 
@@ -43,7 +44,7 @@ PROPERTY = settings(
 ENGINE = settings(PROPERTY, phases=(Phase.explicit, Phase.generate))
 
 _GUTTER = re.compile(r"^(?: *\d+ \u2502 |L\d+: |\d+\| | *\d+  |\d+:\t)", re.MULTILINE)
-_TYPESET = {fancy: plain for plain, fancy in mk._TYPOGRAPHY}
+_TYPESET = {fancy: plain for plain, fancy in TYPOGRAPHY}
 
 
 def _unescape(text: str) -> str:
