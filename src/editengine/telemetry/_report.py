@@ -10,13 +10,9 @@ callers use.
 
 from __future__ import annotations
 
-from editengine.telemetry._aggregate import (
-    AMBIGUOUS_CODE,
-    FILE_SIZE_BUCKETS,
-    Aggregator,
-    aggregate_paths,
-)
+from editengine.telemetry._aggregate import Aggregator, aggregate_paths
 from editengine.telemetry._compare import compare
+from editengine.telemetry._counters import AMBIGUOUS_CODE, FILE_SIZE_BUCKETS
 from editengine.telemetry._options import DEFAULT_PRICES, ReportOptions, Thresholds
 from editengine.telemetry._reading import JSON_BACKEND, expand_paths, parse_time
 from editengine.telemetry._recommend import Recommendation, recommend
