@@ -1,11 +1,19 @@
 """Patches in the formats agents emit, applied through the cascade (see ``docs/patch.md``).
 
+Parse → place → commit: a format's parser makes the neutral model (each hunk's texts
+normalised once, when it is made); the placer finds where each hunk goes; the run applies
+the operations in order and builds the result (the engine's ``_patching`` writes it).
+
 - :mod:`~editengine.patch._model` — the neutral model: file operations and hunks;
 - :mod:`~editengine.patch._blocks` — SEARCH/REPLACE blocks (aider);
 - :mod:`~editengine.patch._udiff` — unified diffs, tolerant of models' mistakes;
 - :mod:`~editengine.patch._codex` — ``apply_patch`` patches (Codex, OpenCode);
 - :mod:`~editengine.patch._detect` — ``format="auto"``;
-- :mod:`~editengine.patch._apply` — every hunk through the cascade, pure.
+- :mod:`~editengine.patch._place` — where a hunk goes, through the cascade; its lines
+  (:mod:`~editengine.patch._file_lines`) and the rules a loose place is held to
+  (:mod:`~editengine.patch._hunk_rules`);
+- :mod:`~editengine.patch._apply` — the operations in order, pure; the values it returns
+  (:mod:`~editengine.patch._result`).
 
 >>> blocks = "a.py\\n<<<<<<< SEARCH\\nx = 1\\n=======\\nx = 2\\n>>>>>>> REPLACE\\n"
 >>> apply_patch({"a.py": "x = 1\\n"}, blocks).files
@@ -24,15 +32,10 @@ from editengine._public import publish
 from editengine.patch import _blocks as blocks
 from editengine.patch import _codex as codex
 from editengine.patch import _udiff as udiff
-from editengine.patch._apply import (
-    FileChange,
-    HunkFixer,
-    HunkOutcome,
-    PatchResult,
-    apply_operations,
-)
+from editengine.patch._apply import HunkFixer, apply_operations
 from editengine.patch._detect import check_format, detect_format
 from editengine.patch._model import AUTO, FORMATS, FileOperation, Hunk, Patch
+from editengine.patch._result import FileChange, HunkOutcome, PatchResult
 
 __all__ = [
     "AUTO",

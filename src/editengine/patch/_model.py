@@ -8,8 +8,10 @@ Texts are LF-only; the file's own line endings are restored when the hunk is app
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
+
+from editengine._text import to_lf
 
 FORMATS: tuple[str, ...] = ("search_replace", "udiff", "apply_patch")
 AUTO = "auto"
@@ -35,6 +37,14 @@ class Hunk:
     anchors: tuple[str, ...] = ()
     at_end: bool = False
     hint_line: int | None = None
+    # The two texts with every line break as "\n", made once with the hunk: placing it reads
+    # these, never normalising the same text again rule after rule.
+    before_lf: str = field(init=False, repr=False, compare=False)
+    after_lf: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "before_lf", to_lf(self.before))
+        object.__setattr__(self, "after_lf", to_lf(self.after))
 
     @property
     def is_addition(self) -> bool:
