@@ -1,5 +1,6 @@
-"""Every silenced check in src/ says why: a ``# type: ignore[code]`` or ``# noqa: CODE`` with
-no reason after it hides a wrong type or a real finding from the next reader too."""
+"""Every silenced check in src/ and tests/ says why: a ``# type: ignore[code]`` or
+``# noqa: CODE`` with no reason after it hides a wrong type or a real finding from the next
+reader too."""
 
 from __future__ import annotations
 
@@ -9,18 +10,31 @@ from pathlib import Path
 import editengine
 
 SRC = Path(editengine.__file__).parent
+TESTS = Path(__file__).resolve().parent
 SUPPRESSION = re.compile(r"#\s*(type:\s*ignore(\[[^\]]*\])?|noqa(:\s*[A-Z0-9, ]+)?)")
 # After the suppression: "  # why", " - why" or "  (why)".
 REASON = re.compile(r"^\s*(#|-|\()\s*\S")
 
 
-def test_every_type_ignore_and_noqa_gives_its_reason() -> None:
+def _bare(folder: Path, *, skip: tuple[Path, ...] = ()) -> list[str]:
     bare = []
-    for path in sorted(SRC.rglob("*.py")):
+    for path in sorted(folder.rglob("*.py")):
+        if path in skip:
+            continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             found = SUPPRESSION.search(line)
             if found and not REASON.match(line[found.end() :]):
-                bare.append(f"{path.relative_to(SRC)}:{number}: {line.strip()}")
+                bare.append(f"{path.relative_to(folder)}:{number}: {line.strip()}")
+    return bare
+
+
+def test_every_type_ignore_and_noqa_gives_its_reason() -> None:
+    assert _bare(SRC) == [], "say why after each: '# type: ignore[code]  # why'"
+
+
+def test_every_type_ignore_and_noqa_in_the_tests_gives_its_reason() -> None:
+    # This file's own examples are strings, not suppressions.
+    bare = _bare(TESTS, skip=(Path(__file__).resolve(),))
     assert bare == [], "say why after each: '# type: ignore[code]  # why'"
 
 

@@ -89,7 +89,7 @@ SCENARIOS: list[Scenario] = []
 
 
 def scenario(**fields: str) -> Scenario:
-    made = Scenario(**fields)  # type: ignore[arg-type]
+    made = Scenario(**fields)  # type: ignore[arg-type]  # passed on as given
     SCENARIOS.append(made)
     return made
 

@@ -16,12 +16,12 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from attack_cases import BY_NAME, Answer  # noqa: E402
+from attack_cases import BY_NAME, Answer  # noqa: E402  # after sys.path names this folder
 
-from editengine._errors import EditError  # noqa: E402
-from editengine.engine import EditEngine  # noqa: E402
-from editengine.fixer import LLMFixer  # noqa: E402
-from editengine.providers import ScriptedProvider  # noqa: E402
+from editengine._errors import EditError  # noqa: E402  # after sys.path names this folder
+from editengine.engine import EditEngine  # noqa: E402  # after sys.path names this folder
+from editengine.fixer import LLMFixer  # noqa: E402  # after sys.path names this folder
+from editengine.providers import ScriptedProvider  # noqa: E402  # after sys.path names this folder
 
 
 @dataclass(frozen=True)

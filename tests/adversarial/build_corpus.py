@@ -30,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from base_cases import BASE_CASES, BaseCase  # noqa: E402
+from base_cases import BASE_CASES, BaseCase  # noqa: E402  # after sys.path names this folder
 
 CORPUS_PATH = HERE / "corpus.json"
 

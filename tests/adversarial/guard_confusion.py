@@ -30,12 +30,12 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from runner import load_corpus, run_all  # noqa: E402
+from runner import load_corpus, run_all  # noqa: E402  # after sys.path names this folder
 
-from editengine._resources import benchmark_path  # noqa: E402
-from editengine.evaluation._dataset import EvalCase, read_dataset  # noqa: E402
-from editengine.evaluation._engine_executor import EngineExecutor  # noqa: E402
-from editengine.evaluation._llm import ScriptedFixers  # noqa: E402
+from editengine._resources import benchmark_path  # noqa: E402  # after sys.path names this folder
+from editengine.evaluation._dataset import EvalCase, read_dataset  # noqa: E402  # after sys.path names this folder
+from editengine.evaluation._engine_executor import EngineExecutor  # noqa: E402  # after sys.path names this folder
+from editengine.evaluation._llm import ScriptedFixers  # noqa: E402  # after sys.path names this folder
 
 LLM_CATEGORIES = ("llm_wrong_identifier", "llm_paraphrased")
 Row = tuple[bool, str]  # (good answer, "as_intended" | "otherwise" | "refused")

@@ -19,12 +19,12 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from base_cases import BASE_CASES, BaseCase  # noqa: E402
+from base_cases import BASE_CASES, BaseCase  # noqa: E402  # after sys.path names this folder
 
-from editengine._errors import EditError  # noqa: E402
-from editengine.engine import EditEngine  # noqa: E402
-from editengine.fixer import LLMFixer  # noqa: E402
-from editengine.providers import ScriptedProvider  # noqa: E402
+from editengine._errors import EditError  # noqa: E402  # after sys.path names this folder
+from editengine.engine import EditEngine  # noqa: E402  # after sys.path names this folder
+from editengine.fixer import LLMFixer  # noqa: E402  # after sys.path names this folder
+from editengine.providers import ScriptedProvider  # noqa: E402  # after sys.path names this folder
 
 CORPUS_PATH = HERE / "corpus.json"
 BASES: dict[str, BaseCase] = {base.name: base for base in BASE_CASES}

@@ -87,7 +87,7 @@ def test_batch_answers_every_line_with_valid_json(lines):
     stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     assert run(io.TextIOWrapper(stdin, encoding="utf-8"), stdout) == 0
     stdout.flush()
-    answers = stdout.buffer.getvalue().decode("utf-8").splitlines()  # type: ignore[attr-defined]
+    answers = stdout.buffer.getvalue().decode("utf-8").splitlines()  # type: ignore[attr-defined]  # stdout is a TextIOWrapper here
     assert len(answers) == len(lines)
     for raw in answers:
         answer = json.loads(raw)

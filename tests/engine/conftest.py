@@ -22,7 +22,7 @@ def lock_dir(tmp_path: Path) -> Path:
 def make_engine(workspace: Path, lock_dir: Path) -> Callable[..., EditEngine]:
     def make(**options: object) -> EditEngine:
         options.setdefault("lock_dir", lock_dir)
-        return EditEngine(workspace, **options)  # type: ignore[arg-type]
+        return EditEngine(workspace, **options)  # type: ignore[arg-type]  # passed on as given
 
     return make
 

@@ -69,9 +69,9 @@ class TestObserversOf:
 class TestNotify:
     def test_a_failing_observer_is_logged_with_its_event_and_the_others_still_hear(self, caplog):
         later = FinishesOnly()
-        later.edit_started = later.edit_finished  # type: ignore[method-assign]
+        later.edit_started = later.edit_finished  # type: ignore[method-assign]  # a test double put in place
         with caplog.at_level(logging.WARNING, logger="editengine"):
-            notify((Failing(), later), "edit_started", "the state")  # type: ignore[arg-type]
+            notify((Failing(), later), "edit_started", "the state")  # type: ignore[arg-type]  # a stand-in, not the real type
         (record,) = _warnings(caplog)
         assert record.getMessage() == "telemetry observer <failing observer> failed in edit_started"
         assert record.exc_info is not None and str(record.exc_info[1]) == "observer broke"
@@ -81,7 +81,7 @@ class TestNotify:
 class TestRunHooks:
     def test_a_failing_hook_is_logged_by_name_with_its_error(self, caplog):
         with caplog.at_level(logging.WARNING, logger="editengine"):
-            run_hooks((_failing_hook,), "the result")  # type: ignore[arg-type]
+            run_hooks((_failing_hook,), "the result")  # type: ignore[arg-type]  # a stand-in, not the real type
         (record,) = _warnings(caplog)
         assert record.getMessage() == f"on_edited callback {_failing_hook!r} failed"
         assert record.exc_info is not None and str(record.exc_info[1]) == "hook broke"
@@ -96,7 +96,7 @@ class TestRunHooks:
             return made[0]
 
         async def inside_a_loop() -> None:
-            run_hooks((calling,), "the result")  # type: ignore[arg-type]
+            run_hooks((calling,), "the result")  # type: ignore[arg-type]  # a stand-in, not the real type
 
         with caplog.at_level(logging.WARNING, logger="editengine"):
             asyncio.run(inside_a_loop())
@@ -112,7 +112,7 @@ class TestRunHooks:
         async def hook(result: object) -> None:
             ran.append(result)
 
-        run_hooks((hook,), "the result")  # type: ignore[arg-type]
+        run_hooks((hook,), "the result")  # type: ignore[arg-type]  # a stand-in, not the real type
         assert ran == ["the result"]
 
 
@@ -122,7 +122,7 @@ class TestArunHooks:
             raise RuntimeError("async hook broke")
 
         with caplog.at_level(logging.WARNING, logger="editengine"):
-            asyncio.run(arun_hooks((failing, _failing_hook), "the result"))  # type: ignore[arg-type]
+            asyncio.run(arun_hooks((failing, _failing_hook), "the result"))  # type: ignore[arg-type]  # a stand-in, not the real type
         first, second = _warnings(caplog)
         assert first.getMessage() == f"on_edited callback {failing!r} failed"
         assert first.exc_info is not None and str(first.exc_info[1]) == "async hook broke"

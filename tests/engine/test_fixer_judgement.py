@@ -129,7 +129,7 @@ def test_a_correction_without_prompt_figures_records_zero_and_no_budget() -> Non
         windowed=False,
         prompt_chars=0,
     )
-    call = fixing._fixer_call(None, bare)  # type: ignore[arg-type]
+    call = fixing._fixer_call(None, bare)  # type: ignore[arg-type]  # no fixer: a stand-in
     assert (call.prompt_bytes, call.prompt_tokens, call.prompt_budget_bytes) == (0, 0, None)
     assert call.deadline_ms is None
 
@@ -189,7 +189,7 @@ def test_a_call_shared_with_a_concurrent_caller_counts_as_a_cache_hit(
 ) -> None:
     write("g.py", SOURCE)
     shared = InvalidCorrection("cut off.")
-    shared.shared_call = True  # type: ignore[attr-defined]
+    shared.shared_call = True  # type: ignore[attr-defined]  # a test double put in place
     engine = make_engine(fixer=fake_fixer(shared), telemetry=observer)
     with pytest.raises(NoMatch):
         engine.edit("g.py", WRONG_OLD, NEW)
@@ -212,7 +212,7 @@ def _judge(correction: Correction, now: str = FILE, spec: EditSpec = SPEC) -> fi
         edit_text(FILE, spec.old_string, spec.new_string, match_mode="exact")
     except NoMatch as error:
         request = FixRequest("f.py", FILE, spec.old_string, spec.new_string, error, "why")
-        step = NeedsFix(None, _snapshot(FILE), error, request)  # type: ignore[arg-type]
+        step = NeedsFix(None, _snapshot(FILE), error, request)  # type: ignore[arg-type]  # no target: a stand-in
     return fixing.judge_correction(
         spec,
         step,
@@ -239,7 +239,7 @@ def _why(correction: Correction, now: str = FILE) -> str:
     ],
 )
 def test_an_unusable_answer_is_refused_saying_what_is_wrong_with_it(search, replace, why) -> None:
-    assert _why(Correction(search, replace)) == why  # type: ignore[arg-type]
+    assert _why(Correction(search, replace)) == why  # type: ignore[arg-type]  # a stand-in, not the real type
 
 
 def test_a_search_cut_inside_a_word_is_refused_before_it_is_placed() -> None:
@@ -546,7 +546,7 @@ def test_a_correction_may_rename_a_misquoted_name_to_one_the_file_uses_elsewhere
         edit_text(text, old, new, match_mode="exact")
     except NoMatch as error:
         request = FixRequest("f.py", text, old, new, error, "why")
-        step = NeedsFix(None, _snapshot(text), error, request)  # type: ignore[arg-type]
+        step = NeedsFix(None, _snapshot(text), error, request)  # type: ignore[arg-type]  # no target: a stand-in
     verdict = fixing.judge_correction(
         spec,
         step,

@@ -30,7 +30,7 @@ def step_for(text: str) -> NeedsFix:
         edit_text(text, SPEC.old_string, SPEC.new_string, match_mode="exact")
     except NoMatch as error:
         request = FixRequest("f.py", text, SPEC.old_string, SPEC.new_string, error, "why")
-        return NeedsFix(target=None, snapshot=snapshot(text), error=error, request=request)  # type: ignore[arg-type]
+        return NeedsFix(target=None, snapshot=snapshot(text), error=error, request=request)  # type: ignore[arg-type]  # no target: a stand-in
     raise AssertionError("the exact tier must refuse the typo")
 
 

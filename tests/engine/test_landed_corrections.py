@@ -97,10 +97,10 @@ class TestLandedPlan:
         step = _step(job)
         current = FileSnapshot(True, "a = 2\n", "h1")
 
-        def make_plan(target, snapshot, computed, **options):  # type: ignore[no-untyped-def]
+        def make_plan(target, snapshot, computed, **options):  # type: ignore[no-untyped-def]  # a stand-in plan maker
             return {"target": target, "snapshot": snapshot, "computed": computed, **options}
 
-        return landed_plan(job, step, current, correction, make_plan)  # type: ignore[return-value]
+        return landed_plan(job, step, current, correction, make_plan)  # type: ignore[return-value]  # a stand-in plan maker
 
     def test_makes_a_no_change_plan_on_the_current_file(self):
         job = _job()

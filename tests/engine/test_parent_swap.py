@@ -94,12 +94,12 @@ def test_folder_moved_out_between_read_and_rename_is_stale(make_engine, workspac
         return real_replace(src, dst, **dir_fds)
 
     engine = make_engine()
-    os.replace = move_then_replace  # type: ignore[assignment]
+    os.replace = move_then_replace  # type: ignore[assignment]  # a test double put in place
     try:
         with pytest.raises((StaleFile, PathOutsideWorkspace)):
             engine.edit("sub/f.txt", "A", "B")
     finally:
-        os.replace = real_replace  # type: ignore[assignment]
+        os.replace = real_replace  # type: ignore[assignment]  # a test double put in place
     # The folder that moved out keeps its original bytes and no temp file.
     assert (outside / "moved-sub" / "f.txt").read_bytes() == INSIDE
     assert os.listdir(outside / "moved-sub") == ["f.txt"]

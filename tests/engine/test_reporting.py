@@ -25,7 +25,7 @@ MISSING = FileSnapshot(False)
 
 def _plan(computed: TextEdit, snapshot: FileSnapshot = EXISTING, **options: object) -> Plan:
     diff = diff_of(TARGET, snapshot, computed.new_content)
-    return Plan(TARGET, snapshot, computed, diff, **options)  # type: ignore[arg-type]
+    return Plan(TARGET, snapshot, computed, diff, **options)  # type: ignore[arg-type]  # passed on as given
 
 
 def _job() -> Job:

@@ -112,7 +112,7 @@ def test_eval_tables_name_categories_in_full_at_80_columns(monkeypatch, capsys, 
 
     from editengine.evaluation._tables import print_report
 
-    console = Console(file=open(tmp_path / "out.txt", "w"), width=80)  # noqa: SIM115
+    console = Console(file=open(tmp_path / "out.txt", "w"), width=80)  # noqa: SIM115  # the console writes to it until the test ends
     print_report(console, [run])
     console.file.close()
     text = (tmp_path / "out.txt").read_text()

@@ -93,7 +93,7 @@ def test_only_a_whole_number_of_output_tokens_is_kept_back_from_the_prompt(
     max_output_tokens, kept_for_the_answer
 ):
     budget = PromptBudget(max_bytes=10_000_000)
-    fixer = LLMFixer(_Sized(max_output_tokens), prompt_budget=budget)  # type: ignore[arg-type]
+    fixer = LLMFixer(_Sized(max_output_tokens), prompt_budget=budget)  # type: ignore[arg-type]  # a stand-in, not the real type
 
     assert fixer.prompt_limit_bytes == budget.limit_bytes("unknown-model", kept_for_the_answer)
 
@@ -228,7 +228,7 @@ def test_a_leader_answers_from_a_flight_that_landed_while_it_was_looking(clock):
         looks.append(key)
         return None if len(looks) == 1 else real_get(key)
 
-    fixer.cache.get = get  # type: ignore[method-assign]
+    fixer.cache.get = get  # type: ignore[method-assign]  # a test double put in place
     answer = fixer.correct(make_request())
 
     assert answer.cache_hit is True and answer.input_tokens == 0
@@ -246,7 +246,7 @@ async def test_an_async_leader_answers_from_a_flight_that_landed_too(clock):
         looks.append(key)
         return None if len(looks) == 1 else real_get(key)
 
-    fixer.cache.get = get  # type: ignore[method-assign]
+    fixer.cache.get = get  # type: ignore[method-assign]  # a test double put in place
     answer = await fixer.acorrect(make_request())
 
     assert answer.cache_hit is True
@@ -359,7 +359,7 @@ class _AsyncClosable(_Closable):
 def test_closing_the_fixer_closes_its_provider():
     provider = _Closable()
 
-    with LLMFixer(provider) as fixer:  # type: ignore[arg-type]
+    with LLMFixer(provider) as fixer:  # type: ignore[arg-type]  # a stand-in, not the real type
         assert provider.closed == []
     fixer.close()
 
@@ -373,9 +373,9 @@ def test_a_provider_without_close_is_left_alone():
 async def test_closing_asynchronously_prefers_the_providers_aclose():
     async_provider, provider = _AsyncClosable(), _Closable()
 
-    async with LLMFixer(async_provider) as fixer:  # type: ignore[arg-type]
+    async with LLMFixer(async_provider) as fixer:  # type: ignore[arg-type]  # a stand-in, not the real type
         assert async_provider.closed == []
-    await LLMFixer(provider).aclose()  # type: ignore[arg-type]
+    await LLMFixer(provider).aclose()  # type: ignore[arg-type]  # a stand-in, not the real type
     await LLMFixer(ScriptedProvider()).aclose()
 
     assert fixer.provider is async_provider

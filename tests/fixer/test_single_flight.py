@@ -278,7 +278,7 @@ def _lead_in_a_thread(flights: SingleFlight[int], call) -> threading.Thread:
 def _follower_waits(flights: SingleFlight[int], key: str) -> bool:
     # A caller waiting in Future.result() sits on the future's condition.
     future = flights._flights.get(key)
-    return future is not None and bool(future._condition._waiters)  # type: ignore[attr-defined]
+    return future is not None and bool(future._condition._waiters)  # type: ignore[attr-defined]  # a private of concurrent.futures
 
 
 def test_without_a_sharing_rule_followers_get_the_leaders_own_error():

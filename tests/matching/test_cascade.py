@@ -77,9 +77,9 @@ class TestCounts:
 
     def test_non_string_arguments(self):
         with pytest.raises(BadRequest):
-            edit_text("a", None, "b")  # type: ignore[arg-type]
+            edit_text("a", None, "b")  # type: ignore[arg-type]  # a wrong type on purpose
         with pytest.raises(BadRequest):
-            edit_text(b"a", "a", "b")  # type: ignore[arg-type]
+            edit_text(b"a", "a", "b")  # type: ignore[arg-type]  # a wrong type on purpose
 
 
 class TestFuzzyAcceptance:

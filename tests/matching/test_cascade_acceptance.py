@@ -55,7 +55,7 @@ class _Scripted:
 
 
 def _edit(tier: _Scripted, **request: object) -> str:
-    return Cascade([tier]).edit(CONTENT, OLD, NEW, **request).new_content  # type: ignore[arg-type]
+    return Cascade([tier]).edit(CONTENT, OLD, NEW, **request).new_content  # type: ignore[arg-type]  # passed on as given
 
 
 def _written_on(*numbers: int) -> str:
@@ -371,7 +371,7 @@ class TestRequests:
 
     def test_content_that_is_not_a_string_is_refused_by_its_type(self) -> None:
         with pytest.raises(BadRequest) as info:
-            edit_text(b"a", "a", "b")  # type: ignore[arg-type]
+            edit_text(b"a", "a", "b")  # type: ignore[arg-type]  # a wrong type on purpose
         assert str(info.value) == "content must be a string, got bytes."
 
     def test_a_cascade_edits_one_place_unless_asked_for_more(self) -> None:

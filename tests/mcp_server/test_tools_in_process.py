@@ -144,7 +144,7 @@ def _elicitation(answer: types.ElicitResult) -> Any:
         asked.append(params.message)
         return answer
 
-    callback.asked = asked  # type: ignore[attr-defined]
+    callback.asked = asked  # type: ignore[attr-defined]  # a test double put in place
     return callback
 
 
@@ -211,7 +211,7 @@ async def test_fixer_corrected_edits_are_journaled_and_undone(engine: EditEngine
         async def acorrect(self, request: Any) -> Correction:
             return self.correct(request)
 
-    engine.fixer = Fixer()  # type: ignore[assignment]
+    engine.fixer = Fixer()  # type: ignore[assignment]  # a test double put in place
     (engine.root / "m.py").write_text("def f():\n    total = 1\n    return total\n")
     original = (engine.root / "m.py").read_bytes()
     result = await _call(

@@ -154,4 +154,4 @@ def test_parse_patch_call_shapes() -> None:
     ):
         with pytest.raises(Exception) as caught:
             tools.parse_patch_call(bad)
-        assert caught.value.code == "bad_request"  # type: ignore[attr-defined]
+        assert caught.value.code == "bad_request"  # type: ignore[attr-defined]  # the error raised carries a code

@@ -68,7 +68,7 @@ def engine(root: Path, tmp_path: Path) -> EditEngine:
 
 
 def make(root: Path, tmp_path: Path, **options: object) -> EditEngine:
-    return EditEngine(root, lock_dir=tmp_path / "locks", **options)  # type: ignore[arg-type]
+    return EditEngine(root, lock_dir=tmp_path / "locks", **options)  # type: ignore[arg-type]  # passed on as given
 
 
 def test_a_multi_file_patch_updates_adds_deletes_and_moves(engine: EditEngine, root: Path) -> None:
@@ -115,7 +115,7 @@ def test_a_fault_at_any_write_restores_every_file_already_written(
         calls["n"] += 1
         if calls["n"] == failing_write:
             raise WriteFailed(f"disk full writing {name}", path=name)
-        return real_write(folder, name, data, **options)  # type: ignore[arg-type]
+        return real_write(folder, name, data, **options)  # type: ignore[arg-type]  # passed on as given
 
     monkeypatch.setattr(AnchoredDir, "write", flaky)
     with pytest.raises(WriteFailed) as caught:
@@ -132,9 +132,9 @@ def test_a_fault_deleting_a_file_restores_every_file_already_written(
     real_unlink = os.unlink
 
     def refuse(path: object, *args: object, **kwargs: object) -> None:
-        if os.fspath(path).endswith("old.txt"):  # type: ignore[call-overload]
+        if os.fspath(path).endswith("old.txt"):  # type: ignore[call-overload]  # path is any PathLike here
             raise PermissionError(13, "Permission denied")
-        real_unlink(path, *args, **kwargs)  # type: ignore[arg-type]
+        real_unlink(path, *args, **kwargs)  # type: ignore[arg-type]  # passed on as given
 
     monkeypatch.setattr(os, "unlink", refuse)
     with pytest.raises(WriteFailed):
@@ -153,7 +153,7 @@ def test_a_crash_mid_commit_also_rolls_back(
         calls["n"] += 1
         if calls["n"] == 3:
             raise KeyboardInterrupt
-        return real_write(engine, step)  # type: ignore[arg-type]
+        return real_write(engine, step)  # type: ignore[arg-type]  # a stand-in, not the real type
 
     monkeypatch.setattr(transaction, "write_file", crash)
     with pytest.raises(KeyboardInterrupt):

@@ -122,8 +122,8 @@ def test_no_change_required_is_trusted_when_the_new_text_is_already_there(
             "it said no change was needed, but the hunk's new text is not in the file",
         ),
         (Correction(search="", replace="x"), "its search text is empty or not text"),
-        (Correction(search=3, replace="x"), "its search text is empty or not text"),  # type: ignore[arg-type]
-        (Correction(search="x", replace=None), "its search text is empty or not text"),  # type: ignore[arg-type]
+        (Correction(search=3, replace="x"), "its search text is empty or not text"),  # type: ignore[arg-type]  # a wrong type on purpose
+        (Correction(search="x", replace=None), "its search text is empty or not text"),  # type: ignore[arg-type]  # a wrong type on purpose
         (Correction(search="def", replace="def"), "its search and replace are identical"),
         (
             Correction(search="def b():\n    return 20\n", replace="def b():\n    return 2\n"),

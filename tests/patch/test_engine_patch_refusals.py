@@ -49,7 +49,7 @@ def root(workspace: Path) -> Path:
 
 
 def make(root: Path, tmp_path: Path, **options: object) -> EditEngine:
-    return EditEngine(root, lock_dir=tmp_path / "locks", **options)  # type: ignore[arg-type]
+    return EditEngine(root, lock_dir=tmp_path / "locks", **options)  # type: ignore[arg-type]  # passed on as given
 
 
 def test_an_instruction_that_is_not_text_is_a_bad_request_naming_its_type(
@@ -57,7 +57,7 @@ def test_an_instruction_that_is_not_text_is_a_bad_request_naming_its_type(
 ) -> None:
     before = tree(root)
     with pytest.raises(BadRequest) as caught:
-        make(root, tmp_path).apply_patch(ONE_FILE, instruction=3)  # type: ignore[arg-type]
+        make(root, tmp_path).apply_patch(ONE_FILE, instruction=3)  # type: ignore[arg-type]  # a wrong type on purpose
     assert caught.value.message == "instruction must be a string, got int."
     assert tree(root) == before
 
@@ -157,10 +157,10 @@ def _after_the_commit_reads(
 
     def commit(*args: object, **kwargs: object) -> object:
         in_commit["on"] = True
-        return real_commit(*args, **kwargs)  # type: ignore[arg-type]
+        return real_commit(*args, **kwargs)  # type: ignore[arg-type]  # passed on as given
 
     def read(*args: object, **kwargs: object) -> object:
-        snapshot = real_read(*args, **kwargs)  # type: ignore[arg-type]
+        snapshot = real_read(*args, **kwargs)  # type: ignore[arg-type]  # passed on as given
         if in_commit["on"]:
             seen["n"] += 1
             if seen["n"] == reads:
@@ -229,7 +229,7 @@ def test_a_failed_write_rolls_back_and_counts_the_files_it_restored(
         calls["n"] += 1
         if calls["n"] == 3:
             raise WriteFailed(f"Could not write {name}: disk full.", path=name)
-        return real_write(folder, name, data, **options)  # type: ignore[arg-type]
+        return real_write(folder, name, data, **options)  # type: ignore[arg-type]  # passed on as given
 
     monkeypatch.setattr(AnchoredDir, "write", third_fails)
     with pytest.raises(WriteFailed) as caught:
@@ -256,7 +256,7 @@ def test_a_failed_write_in_a_new_folder_removes_only_the_folders_it_made(
     ) -> tuple[str, ...]:
         if name == "b.py":
             raise WriteFailed("Could not write src/b.py: disk full.", path="src/b.py")
-        return real_write(folder, name, data, **options)  # type: ignore[arg-type]
+        return real_write(folder, name, data, **options)  # type: ignore[arg-type]  # passed on as given
 
     monkeypatch.setattr(AnchoredDir, "write", fails_in_new)
     patch = "*** Begin Patch\n*** Add File: pkg/new/deeper/mod.py\n+X = 1\n"
@@ -341,7 +341,7 @@ def test_a_rolled_back_file_keeps_its_permission_bits(
         calls["n"] += 1
         if calls["n"] == 2:
             raise WriteFailed(f"Could not write {name}: disk full.", path=name)
-        return real_write(folder, name, data, **options)  # type: ignore[arg-type]
+        return real_write(folder, name, data, **options)  # type: ignore[arg-type]  # passed on as given
 
     monkeypatch.setattr(AnchoredDir, "write", second_fails)
     with pytest.raises(WriteFailed):
@@ -383,7 +383,7 @@ def _failing_then_breaking_the_rollback(
             raise WriteFailed(f"Could not write {name}: disk full.", path=name)
         if calls["n"] == 4:
             raise breakage
-        return real_write(folder, name, data, **options)  # type: ignore[arg-type]
+        return real_write(folder, name, data, **options)  # type: ignore[arg-type]  # passed on as given
 
     monkeypatch.setattr(AnchoredDir, "write", flaky)
 
@@ -424,7 +424,7 @@ def test_a_folder_the_patch_made_stays_when_another_program_put_a_file_in_it(
         if calls["n"] == 2:
             (root / "pkg/new/theirs.txt").write_text("theirs\n")
             raise WriteFailed(f"Could not write {name}: disk full.", path=name)
-        return real_write(folder, name, data, **options)  # type: ignore[arg-type]
+        return real_write(folder, name, data, **options)  # type: ignore[arg-type]  # passed on as given
 
     monkeypatch.setattr(AnchoredDir, "write", flaky)
     patch = "*** Begin Patch\n*** Add File: pkg/new/mod.py\n+X = 1\n"
@@ -589,10 +589,10 @@ def test_a_rollback_whose_new_folders_were_moved_away_still_counts_the_file_it_r
     ) -> tuple[str, ...]:
         if name == "b.py":
             raise WriteFailed("Could not write src/b.py: disk full.", path="src/b.py")
-        return real_write(folder, name, data, **options)  # type: ignore[arg-type]
+        return real_write(folder, name, data, **options)  # type: ignore[arg-type]  # passed on as given
 
     def delete_then_move(folder: AnchoredDir, name: str, **options: object) -> None:
-        real_delete(folder, name, **options)  # type: ignore[arg-type]
+        real_delete(folder, name, **options)  # type: ignore[arg-type]  # passed on as given
         os.rename(root / "pkg", root / "moved")
         if replacement == "a-link-out":
             (root / "pkg").symlink_to(outside)

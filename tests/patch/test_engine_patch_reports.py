@@ -62,7 +62,7 @@ def root(workspace: Path) -> Path:
 
 
 def make(root: Path, tmp_path: Path, **options: object) -> EditEngine:
-    return EditEngine(root, lock_dir=tmp_path / "locks", **options)  # type: ignore[arg-type]
+    return EditEngine(root, lock_dir=tmp_path / "locks", **options)  # type: ignore[arg-type]  # passed on as given
 
 
 # ---------------------------------------------------------------- summary and diff
@@ -449,8 +449,8 @@ def test_a_journal_that_cannot_record_the_patch_leaves_a_note_per_file(
     def refuse(*args: object, **kwargs: object) -> None:
         raise JournalError("the disk is full")
 
-    engine.journal.record = refuse  # type: ignore[method-assign]
-    engine.journal.begin = refuse  # type: ignore[method-assign,assignment]
+    engine.journal.record = refuse  # type: ignore[method-assign]  # a test double put in place
+    engine.journal.begin = refuse  # type: ignore[method-assign,assignment]  # a test double put in place
 
     result = engine.apply_patch(PATCH)
 

@@ -320,7 +320,7 @@ def test_unknown_format_and_non_text_are_bad_requests() -> None:
     with pytest.raises(PatchError, match="unknown patch format"):
         parse_patch("x", "git")
     with pytest.raises(BadRequest):
-        parse_patch(b"x", "auto")  # type: ignore[arg-type]
+        parse_patch(b"x", "auto")  # type: ignore[arg-type]  # a wrong type on purpose
     assert error_line("nothing to see here") == 1
 
 

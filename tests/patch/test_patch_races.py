@@ -25,7 +25,7 @@ def _saved_after_first_write(monkeypatch: pytest.MonkeyPatch, save: Callable[[],
     calls = {"n": 0}
 
     def write(*args: object, **kwargs: object) -> object:
-        created = write_file(*args, **kwargs)  # type: ignore[arg-type]
+        created = write_file(*args, **kwargs)  # type: ignore[arg-type]  # passed on as given
         calls["n"] += 1
         if calls["n"] == 1:
             save()

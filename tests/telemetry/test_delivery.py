@@ -137,7 +137,7 @@ def test_immediate_delivery_serves_every_sink_on_the_caller_thread(edit_paths):
     telemetry.edit_started(edit_paths["exact_hit"]())
     assert seen == [threading.current_thread().name]
     with pytest.raises(ValueError, match="delivery"):
-        Telemetry(delivery="later")  # type: ignore[arg-type]
+        Telemetry(delivery="later")  # type: ignore[arg-type]  # a wrong type on purpose
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="fork")

@@ -57,7 +57,7 @@ def test_openai_apply_patch_calls_answered_and_sent_back(
 
     first = client.responses.create(
         model="gpt-5.1",
-        tools=[patcher.tool_param()],  # type: ignore[list-item]
+        tools=[patcher.tool_param()],  # type: ignore[list-item]  # plain dicts where the SDK types TypedDicts
         input="total() ignores quantities; fix it and add a test.",
     )
     calls = [item for item in first.output if item.type == "apply_patch_call"]
@@ -79,9 +79,9 @@ def test_openai_apply_patch_calls_answered_and_sent_back(
 
     second = client.responses.create(
         model="gpt-5.1",
-        tools=[patcher.tool_param()],  # type: ignore[list-item]
+        tools=[patcher.tool_param()],  # type: ignore[list-item]  # plain dicts where the SDK types TypedDicts
         previous_response_id=first.id,
-        input=outputs,  # type: ignore[arg-type]
+        input=outputs,  # type: ignore[arg-type]  # plain dicts where the SDK types TypedDicts
     )
     assert second.output_text.startswith("total() now counts quantities")
     sent = _body(route, 1)["input"]
@@ -173,20 +173,20 @@ def test_anthropic_text_editor_loop_answers_and_sends_tool_results_back(
         reply = client.messages.create(
             model="claude-haiku-4-5",
             max_tokens=2048,
-            tools=[editor.tool_param()],  # type: ignore[list-item]
-            messages=messages,  # type: ignore[arg-type]
+            tools=[editor.tool_param()],  # type: ignore[list-item]  # plain dicts where the SDK types TypedDicts
+            messages=messages,  # type: ignore[arg-type]  # plain dicts where the SDK types TypedDicts
         )
         if reply.stop_reason != "tool_use":
             break
         uses = [block for block in reply.content if block.type == "tool_use"]
         assert all(isinstance(block, ToolUseBlock) for block in uses)
-        results = [editor(block.input).to_anthropic(block.id) for block in uses]  # type: ignore[arg-type]
+        results = [editor(block.input).to_anthropic(block.id) for block in uses]  # type: ignore[arg-type]  # plain dicts where the SDK types TypedDicts
         answers.extend(results)
         messages += [
             {"role": "assistant", "content": [b.model_dump() for b in reply.content]},
             {"role": "user", "content": results},
         ]
-    assert reply.content[0].text.startswith("Done")  # type: ignore[union-attr]
+    assert reply.content[0].text.startswith("Done")  # type: ignore[union-attr]  # the reply's first block is text
     assert len(route.calls) == 3
 
     view, fixed, missing = answers
@@ -222,7 +222,7 @@ def test_responses_function_tools_strict_loop(engine: EditEngine, httpx2_mock: A
     first = client.responses.create(
         model="gpt-5.1",
         tools=definitions,
-        input="total() ignores quantities.",  # type: ignore[arg-type]
+        input="total() ignores quantities.",  # type: ignore[arg-type]  # plain dicts where the SDK types TypedDicts
     )
     calls = [item for item in first.output if isinstance(item, ResponseFunctionToolCall)]
     answers = [engine.handle_tool_call(call.name, call.arguments) for call in calls]
@@ -235,9 +235,9 @@ def test_responses_function_tools_strict_loop(engine: EditEngine, httpx2_mock: A
     outputs = [a.to_openai(call.call_id) for a, call in zip(answers, calls)]
     client.responses.create(
         model="gpt-5.1",
-        tools=definitions,  # type: ignore[arg-type]
+        tools=definitions,  # type: ignore[arg-type]  # plain dicts where the SDK types TypedDicts
         previous_response_id=first.id,
-        input=outputs,  # type: ignore[arg-type]
+        input=outputs,  # type: ignore[arg-type]  # plain dicts where the SDK types TypedDicts
     )
     sent = _body(route, 1)
     assert sent["tools"] == definitions

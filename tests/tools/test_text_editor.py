@@ -198,7 +198,7 @@ def test_bad_calls_are_answers_with_is_error(
     engine: EditEngine, call: object, fragment: str
 ) -> None:
     (engine.root / "a.txt").write_text("one\n")
-    answer = anthropic_text_editor(engine)(call)  # type: ignore[arg-type]
+    answer = anthropic_text_editor(engine)(call)  # type: ignore[arg-type]  # a stand-in, not the real type
     assert answer.is_error and fragment in answer.text, answer.text
     assert (engine.root / "a.txt").read_text() == "one\n"
 

@@ -21,7 +21,7 @@ def make_engine(workspace: Path, journal_dir: Path, tmp_path: Path) -> Callable[
     def make(**options: object) -> EditEngine:
         options.setdefault("lock_dir", tmp_path / "locks")
         options.setdefault("journal", Journal(workspace, directory=journal_dir))
-        return EditEngine(workspace, **options)  # type: ignore[arg-type]
+        return EditEngine(workspace, **options)  # type: ignore[arg-type]  # passed on as given
 
     return make
 

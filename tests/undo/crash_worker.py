@@ -15,13 +15,13 @@ def main(root: str, journal_dir: str, lock_dir: str) -> None:
 
     real_write = os.write
 
-    def torn_write(fd: int, data: bytes) -> int:  # type: ignore[override]
+    def torn_write(fd: int, data: bytes) -> int:  # type: ignore[override]  # a narrower stand-in
         if isinstance(data, bytes) and data.endswith(b"\n") and b'"op":"edit"' in data:
             real_write(fd, data[: len(data) // 2])
             os.kill(os.getpid(), signal.SIGKILL)
         return real_write(fd, data)
 
-    journal_module.os.write = torn_write  # type: ignore[assignment]
+    journal_module.os.write = torn_write  # type: ignore[assignment]  # a test double put in place
     engine = EditEngine(root, lock_dir=lock_dir, journal=Journal(root, directory=journal_dir))
     engine.edit("a.txt", "two", "three")
 

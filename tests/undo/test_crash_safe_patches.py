@@ -57,9 +57,9 @@ def _child(make: Callable[[], EditEngine], ready: int) -> None:
 
     def announced(*args: object, **kwargs: object) -> object:
         os.write(ready, b"!")
-        return commit(*args, **kwargs)  # type: ignore[arg-type]
+        return commit(*args, **kwargs)  # type: ignore[arg-type]  # passed on as given
 
-    transaction.commit = announced  # type: ignore[assignment]
+    transaction.commit = announced  # type: ignore[assignment]  # a test double put in place
     engine.apply_patch(PATCH, format="udiff")
 
 
@@ -146,23 +146,23 @@ def _killed_between_writes(engine: EditEngine, after: int) -> None:
         if written["n"] == after:
             raise Killed
         written["n"] += 1
-        return write_file(*args, **kwargs)  # type: ignore[arg-type]
+        return write_file(*args, **kwargs)  # type: ignore[arg-type]  # passed on as given
 
     def commit(intent: Intent, **options: object) -> None:  # every file written: die now
         intent.release()  # as the kernel does for a dead process
         raise Killed
 
     assert engine.journal is not None
-    engine.journal.commit = commit  # type: ignore[method-assign,assignment]
+    engine.journal.commit = commit  # type: ignore[method-assign,assignment]  # a test double put in place
     real_take_back = transaction._take_back
-    transaction.write_file = write  # type: ignore[assignment]
+    transaction.write_file = write  # type: ignore[assignment]  # a test double put in place
     transaction._take_back = lambda engine, done: -1  # type: ignore[assignment]  # no roll back: dead
     try:
         with pytest.raises(Killed):
             engine.apply_patch(PATCH, format="udiff")
     finally:
-        transaction.write_file = write_file  # type: ignore[assignment]
-        transaction._take_back = real_take_back  # type: ignore[assignment]
+        transaction.write_file = write_file  # type: ignore[assignment]  # a test double put in place
+        transaction._take_back = real_take_back  # type: ignore[assignment]  # a test double put in place
         del engine.journal.commit
 
 
@@ -219,13 +219,13 @@ def test_an_intent_whose_writer_is_at_work_is_left_alone(
         if not seen:
             assert engine.journal is not None
             seen.append(len(engine.journal.pending()))  # the live writer's lock is held
-        return write_file(*args, **kwargs)  # type: ignore[arg-type]
+        return write_file(*args, **kwargs)  # type: ignore[arg-type]  # passed on as given
 
-    transaction.write_file = write  # type: ignore[assignment]
+    transaction.write_file = write  # type: ignore[assignment]  # a test double put in place
     try:
         engine.apply_patch(PATCH, format="udiff")
     finally:
-        transaction.write_file = write_file  # type: ignore[assignment]
+        transaction.write_file = write_file  # type: ignore[assignment]  # a test double put in place
     assert seen == [0]
     assert _state(workspace) == "new"
 

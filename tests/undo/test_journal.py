@@ -366,4 +366,4 @@ def test_a_mode_that_is_no_permission_bits_is_refused_when_recorded(mode: object
     from editengine._errors import JournalError
 
     with pytest.raises(JournalError):
-        Journal(".").entry("a.py", b"x\n", b"y\n", mode=mode)  # type: ignore[arg-type]
+        Journal(".").entry("a.py", b"x\n", b"y\n", mode=mode)  # type: ignore[arg-type]  # a wrong type on purpose

@@ -202,7 +202,7 @@ def test_bad_steps_is_a_bad_request(engine: EditEngine) -> None:
 
     for steps in (0, -1, True, "2"):
         with pytest.raises(BadRequest):
-            engine.undo(steps=steps)  # type: ignore[arg-type]
+            engine.undo(steps=steps)  # type: ignore[arg-type]  # a wrong type on purpose
 
 
 def test_more_steps_than_history_restores_nothing(
@@ -420,7 +420,7 @@ def test_a_write_failing_mid_undo_puts_back_what_it_wrote(
         calls.append(name)
         if len(calls) == 2:
             raise OSError(28, "No space left on device")
-        return real_write(folder, name, data, **options)  # type: ignore[arg-type]
+        return real_write(folder, name, data, **options)  # type: ignore[arg-type]  # passed on as given
 
     monkeypatch.setattr(AnchoredDir, "write", failing)
     with pytest.raises(WriteFailed) as caught:
@@ -512,7 +512,7 @@ def test_a_program_ignoring_the_lock_that_writes_during_the_undo_is_not_clobbere
     reads = []
 
     def read_then_meddle(*args: object, **kwargs: object) -> object:
-        snapshot = read_under_lock(*args, **kwargs)  # type: ignore[arg-type]
+        snapshot = read_under_lock(*args, **kwargs)  # type: ignore[arg-type]  # passed on as given
         reads.append(snapshot)
         if len(reads) == 1:  # right after the plan's read under the lock
             path.write_text("theirs\n")

@@ -55,7 +55,7 @@ def after_each_journal_read(
         action(reads)
         return found
 
-    journal.entries = entries  # type: ignore[method-assign]
+    journal.entries = entries  # type: ignore[method-assign]  # a test double put in place
     return read_entries
 
 
@@ -183,7 +183,7 @@ def test_a_folder_moved_away_during_the_undo_is_refused_and_nothing_is_written(
     reads: list[object] = []
 
     def read_then_move(*args: object, **kwargs: object) -> object:
-        snapshot = read_under_lock(*args, **kwargs)  # type: ignore[arg-type]
+        snapshot = read_under_lock(*args, **kwargs)  # type: ignore[arg-type]  # passed on as given
         reads.append(snapshot)
         if len(reads) == 1:  # right after the plan's read under the lock
             os.rename(workspace / "sub", workspace / "moved")
@@ -355,7 +355,7 @@ def _meddled(
     last_look = transaction.last_look
 
     def read_then_meddle(*args: object, **kwargs: object) -> object:
-        snapshot = read_under_lock(*args, **kwargs)  # type: ignore[arg-type]
+        snapshot = read_under_lock(*args, **kwargs)  # type: ignore[arg-type]  # passed on as given
         if after_read == 1:
             meddle()
         return snapshot
@@ -363,7 +363,7 @@ def _meddled(
     def meddle_then_look(*args: object, **kwargs: object) -> object:
         if after_read == 2:
             meddle()
-        return last_look(*args, **kwargs)  # type: ignore[arg-type]
+        return last_look(*args, **kwargs)  # type: ignore[arg-type]  # passed on as given
 
     monkeypatch.setattr(undo_module, "_snapshot", read_then_meddle)
     monkeypatch.setattr(transaction, "last_look", meddle_then_look)
@@ -631,7 +631,7 @@ def test_a_write_failing_after_two_steps_puts_both_back(
         calls.append(name)
         if len(calls) == 3:
             raise WriteFailed(f"Could not write {name}: disk full.", path=name)
-        return real_write(folder, name, data, **options)  # type: ignore[arg-type]
+        return real_write(folder, name, data, **options)  # type: ignore[arg-type]  # passed on as given
 
     monkeypatch.setattr(AnchoredDir, "write", third_fails)
     with pytest.raises(WriteFailed) as caught:

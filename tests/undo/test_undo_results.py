@@ -158,8 +158,8 @@ def test_a_journal_that_cannot_take_the_undo_leaves_a_note_and_the_file_restored
         raise JournalError("the disk is full")
 
     entries = journal.entries()
-    journal.record = refuse  # type: ignore[method-assign]
-    journal.begin = refuse  # type: ignore[method-assign,assignment]
+    journal.record = refuse  # type: ignore[method-assign]  # a test double put in place
+    journal.begin = refuse  # type: ignore[method-assign,assignment]  # a test double put in place
 
     result = engine.undo()
 

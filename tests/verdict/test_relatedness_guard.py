@@ -128,7 +128,7 @@ def test_a_search_that_is_not_text_or_not_given_shows_no_place() -> None:
     # No search is read as some text that may stand in the file.
     request = {"text": "XXXX = 2\n", "old_string": "XXXX = 1\n", "new_string": "XXXX = 2\n"}
     guard = RelatednessGuard()
-    assert not guard.already_applied_where_meant(**request, closest=(), search=None)  # type: ignore[arg-type]
+    assert not guard.already_applied_where_meant(**request, closest=(), search=None)  # type: ignore[arg-type]  # a wrong type on purpose
     assert not guard.already_applied_where_meant(**request, closest=())
 
 
