@@ -54,30 +54,30 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_atomic_write.py",
         "tests/engine/test_file_layer_contracts.py",
         "tests/engine/test_temp_sweep.py",
-        "tests/engine/test_atomic_primitives.py",
+        "tests/files/test_atomic_primitives.py",
     ),
     "files/_anchored.py": (
-        "tests/engine/test_anchored_dir.py",
+        "tests/files/test_anchored_dir.py",
         "tests/engine/test_parent_swap.py",
         "tests/engine/test_workspace_guard.py",
         "tests/engine/test_file_layer_contracts.py",
         "tests/engine/test_atomic_write.py",
-        "tests/engine/test_anchored_refusals.py",
+        "tests/files/test_anchored_refusals.py",
     ),
     "files/_workspace.py": (
         "tests/engine/test_workspace_guard.py",
         "tests/engine/test_file_layer_contracts.py",
         "tests/engine/test_path_fuzz.py",
-        "tests/engine/test_workspace_refusals.py",
+        "tests/files/test_workspace_refusals.py",
     ),
     "files/_locking.py": (
         "tests/engine/test_lock_scope.py",
         "tests/engine/test_concurrency.py",
         "tests/engine/test_stale_protection.py",
-        "tests/engine/test_path_locks.py",
+        "tests/files/test_path_locks.py",
     ),
     "files/_reading.py": (
-        "tests/engine/test_file_reading.py",
+        "tests/files/test_file_reading.py",
         "tests/engine/test_errors_leave_files_intact.py",
         "tests/engine/test_edit_files.py",
         "tests/engine/test_stale_protection.py",
@@ -85,7 +85,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
     ),
     "files/_suggest.py": (
         "tests/engine/test_path_suggestions.py",
-        "tests/engine/test_suggest_paths.py",
+        "tests/files/test_suggest_paths.py",
     ),
     "matching/_already_applied.py": (
         "tests/matching/test_cascade.py",
@@ -105,7 +105,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
     ),
     "matching/_search.py": (
         "tests/matching/test_search.py",
-        "tests/speed/test_fast_paths.py",
+        "tests/matching/test_fast_paths.py",
     ),
     "matching/_fences.py": (
         "tests/matching/test_fences.py",
@@ -162,7 +162,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/matching/test_quote_cleanups.py",
         "tests/engine/test_fixer_step.py",
         "tests/tools/test_tool_calls.py",
-        "tests/speed/test_fast_paths.py",
+        "tests/matching/test_fast_paths.py",
     ),
     "matching/_refusals.py": (
         "tests/matching/test_refusals.py",
@@ -201,7 +201,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/matching/test_unicode_tier.py",
         "tests/matching/test_tiers.py",
         "tests/matching/test_cascade.py",
-        "tests/speed/test_fast_paths.py",
+        "tests/matching/test_fast_paths.py",
     ),
     "engine/_callbacks.py": (
         "tests/engine/test_callbacks.py",
@@ -226,7 +226,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/matching/test_cascade.py",
         "tests/matching/test_tiers.py",
         "tests/matching/test_indent_style.py",
-        "tests/speed/test_fast_paths.py",
+        "tests/matching/test_fast_paths.py",
     ),
     "engine/_landed.py": (
         "tests/engine/test_landed_corrections.py",
@@ -250,7 +250,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
     ),
     # The cascade, its line index and its last two tiers: the matching tests as a whole,
     # each one short (the folder runs in seconds).
-    "matching/_lines.py": ("tests/matching", "tests/speed/test_fast_paths.py"),
+    "matching/_lines.py": ("tests/matching", "tests/matching/test_fast_paths.py"),
     "matching/_anchor.py": ("tests/matching",),
     "matching/_elision.py": ("tests/matching",),
     "matching/_cascade.py": ("tests/matching", "tests/tools/test_tool_calls.py"),
@@ -287,7 +287,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/engine/test_telemetry_hooks.py",
         "tests/tools/test_tool_calls.py",
         "tests/engine/test_workspace_guard.py",
-        "tests/engine/test_workspace_refusals.py",
+        "tests/files/test_workspace_refusals.py",
     ),
 }
 
