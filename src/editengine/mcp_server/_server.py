@@ -15,13 +15,12 @@ validation: a malformed call is answered by the engine's own ``bad_request`` mes
 string that looks like JSON (an old_string quoting a JSON file) is never parsed into an object
 on the way.
 
-Why one long module: each tool's schema, argument checks and answer are written out, one
-section a tool.
+The tools' answers are :mod:`._answers` (their structured shapes :mod:`._outputs`); asking
+the user before a write (elicitation, or an approval round) is :mod:`._approval`.
 """
 
 from __future__ import annotations
 
-import contextvars
 import copy
 import logging
 from collections.abc import Callable, Mapping
@@ -39,107 +38,48 @@ from mcp_types import (
     TextContent,
     ToolAnnotations,
 )
-from pydantic import BaseModel, Field
 
 from editengine import tools as _tools
-from editengine._edits import ConfirmRequest, Decision
-from editengine._errors import (
-    AmbiguousMatch,
-    CountMismatch,
-    EditError,
-    EditRejected,
-    MultiEditFailed,
-)
+from editengine._errors import EditError, EditRejected
 from editengine._resources import prompt_text
 from editengine._results import EditResult
 from editengine._version import __version__
 from editengine.diagnostics import errors_block
 from editengine.engine import EditEngine
-from editengine.files import read_snapshot
+from editengine.mcp_server._answers import edited_answer, error_answer, internal_answer
+from editengine.mcp_server._approval import (
+    APPROVAL_KEY,
+    NEW_FILE,
+    Approval,
+    approved_earlier,
+    asks_in_rounds,
+    current_context,
+    elicit_approval,
+)
+from editengine.mcp_server._outputs import (
+    EditOutput,
+    PatchOutput,
+    ReadOutput,
+    RestoredOutput,
+    UndoOutput,
+)
 from editengine.mcp_server._sessions import SessionReadTrackers, enter_session, leave_session
 from editengine.tools import _request as rq
-from editengine.tools._numbered import format_line, split_lines
 
 logger = logging.getLogger("editengine")
 
+
 DEFAULT_READ_LIMIT = _tools.DEFAULT_READ_LIMIT
-_CANDIDATE_LINES = 12  # lines shown per ambiguous candidate
-_CANDIDATES_SHOWN = 5
 
-_current_context: contextvars.ContextVar[Context | None] = contextvars.ContextVar(
-    "editengine_mcp_context", default=None
-)
-# Set while an edit the user already approved (in an earlier round) is being made.
-_approved: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "editengine_mcp_approved", default=False
-)
-_APPROVAL_KEY = "approve"
-_NEW_FILE = "new-file"
-
-# ---------------------------------------------------------------------- output models
-
-
-class ReadOutput(BaseModel):
-    file_path: str
-    start_line: int = Field(description="first line shown (1-based)")
-    end_line: int = Field(description="last line shown (start_line - 1 when none)")
-    total_lines: int
-    sha256: str = Field(description="sha256 of the file's bytes as read")
-    truncated: bool = Field(description="more lines follow end_line")
-    text: str = Field(
-        description="the lines shown, each as its number, a tab and the line (never copy "
-        "the number and the tab into old_string)"
-    )
-
-
-class EditOutput(BaseModel):
-    summary: str
-    file_path: str
-    replacements: int
-    strategy: str
-    diff: str
-    hash_before: str | None
-    hash_after: str | None
-    created: bool
-    no_change: bool
-    corrected_by_fixer: bool
-    notes: list[str]
-    # The problems the edit introduced (docs/diagnostics.md), as the text's Errors: block.
-    diagnostics: list[dict[str, Any]] = Field(default_factory=list)
-    diagnostics_note: str | None = None
-
-
-class RestoredOutput(BaseModel):
-    file_path: str
-    reversed: str = Field(description="summary of the write that was reversed")
-    hash_before: str | None
-    hash_after: str | None = Field(description="null when the file was deleted")
-    deleted: bool
-    created: bool
-
-
-class UndoOutput(BaseModel):
-    operation: str = Field(description="undo or redo")
-    summary: str
-    restored: list[RestoredOutput]
-
-
-class PatchOutput(BaseModel):
-    summary: str
-    files: list[str]
-    # Per file, the problems the patch introduced there (only files that have some).
-    diagnostics: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
-
-
-# ---------------------------------------------------------------------- input schemas
 
 # Generated from the one request schema (editengine.tools._request), as the tool-call schemas are.
 READ_PARAMETERS: dict[str, Any] = rq.READ.json_schema()
+
+
 UNDO_PARAMETERS: dict[str, Any] = rq.UNDO.json_schema()
+
+
 APPLY_PATCH_PARAMETERS: dict[str, Any] = rq.APPLY_PATCH.json_schema()
-
-
-# ---------------------------------------------------------------------- the server
 
 
 def build_server(engine: EditEngine, *, confirm: bool = False) -> MCPServer:
@@ -149,7 +89,7 @@ def build_server(engine: EditEngine, *, confirm: bool = False) -> MCPServer:
     client supports it (and approves when it does not).
     """
     if confirm:
-        engine.confirm = _elicit_approval
+        engine.confirm = elicit_approval
     tracker = engine.read_tracker
     if tracker is not None and not isinstance(tracker, SessionReadTrackers):
         # One tracker per MCP session: what one client read says nothing about another.
@@ -231,9 +171,9 @@ def _read_tool(engine: EditEngine) -> Callable[..., Any]:
         try:
             answer = await anyio.to_thread.run_sync(_tools.read_answer, engine, arguments)
         except EditError as error:
-            return _error(error)
+            return error_answer(error)
         except Exception as error:
-            return _internal(error)
+            return internal_answer(error)
         numbered = answer.numbered
         output = ReadOutput(
             file_path=answer.file_path,
@@ -282,9 +222,9 @@ def _undo_tool(engine: EditEngine) -> Callable[..., Any]:
             path, count = values["file_path"], values["steps"]
             result = await anyio.to_thread.run_sync(lambda: action(path, steps=count))
         except EditError as error:
-            return _error(error)
+            return error_answer(error)
         except Exception as error:
-            return _internal(error)
+            return internal_answer(error)
         output = UndoOutput(
             operation=result.operation,
             summary=result.summary,
@@ -321,9 +261,9 @@ def _apply_patch_tool(engine: EditEngine) -> Callable[..., Any]:
                 lambda: apply(text, format=form, instruction=note)
             )
         except EditError as error:
-            return _error(error)
+            return error_answer(error)
         except Exception as error:
-            return _internal(error)
+            return internal_answer(error)
         summary = str(getattr(result, "summary", "") or "Patch applied")
         files = getattr(result, "files", None) or {}
         names = sorted(files) if isinstance(files, Mapping) else [str(f) for f in files]
@@ -349,25 +289,22 @@ def _apply_patch_tool(engine: EditEngine) -> Callable[..., Any]:
     return apply_patch
 
 
-# ---------------------------------------------------------------------- edit plumbing
-
-
 async def _run_edit(
     engine: EditEngine, ctx: Context, tool: str, arguments: dict[str, Any]
 ) -> CallToolResult | InputRequiredResult:
-    token = _current_context.set(ctx)
+    token = current_context.set(ctx)
     try:
         call = _tools.parse_tool_call(tool, arguments)
-        if engine.confirm is _elicit_approval and _asks_in_rounds(ctx):
+        if engine.confirm is elicit_approval and asks_in_rounds(ctx):
             return await _run_with_approval_round(engine, ctx, call)
         result = await _apply(engine, call)
     except EditError as error:
-        return _error(error, engine=engine, file_path=arguments.get("file_path"))
+        return error_answer(error, engine=engine, file_path=arguments.get("file_path"))
     except Exception as error:
-        return _internal(error)
+        return internal_answer(error)
     finally:
-        _current_context.reset(token)
-    return _edited(result)
+        current_context.reset(token)
+    return edited_answer(result)
 
 
 async def _apply(
@@ -399,11 +336,11 @@ async def _run_with_approval_round(
     """Approval where the server cannot send requests of its own (the 2026-07-28 protocol):
     the first round previews the edit and asks; the client retries with the answer, and the
     edit is made only against the file the user saw (its sha256 travels in request_state)."""
-    answer = (ctx.input_responses or {}).get(_APPROVAL_KEY)
+    answer = (ctx.input_responses or {}).get(APPROVAL_KEY)
     if answer is None:
         preview = await _apply(engine, call, dry_run=True)
         if preview.no_change:
-            return _edited(preview)
+            return edited_answer(preview)
         request = ElicitRequest(
             params=ElicitRequestFormParams(
                 message=f"{preview.summary}\n\n{preview.diff}",
@@ -411,8 +348,8 @@ async def _run_with_approval_round(
             )
         )
         return InputRequiredResult(
-            input_requests={_APPROVAL_KEY: request},
-            request_state=preview.hash_before or _NEW_FILE,
+            input_requests={APPROVAL_KEY: request},
+            request_state=preview.hash_before or NEW_FILE,
         )
     content = getattr(answer, "content", None) or {}
     if getattr(answer, "action", None) != "accept" or content.get("approve") is not True:
@@ -421,120 +358,9 @@ async def _run_with_approval_round(
             hint="Ask the user what to change, or propose a different edit.",
         )
     state = ctx.request_state
-    expected = None if state in (None, _NEW_FILE) else state
-    approved = _approved.set(True)
+    expected = None if state in (None, NEW_FILE) else state
+    token = approved_earlier.set(True)
     try:
-        return _edited(await _apply(engine, call, expected_hash=expected))
+        return edited_answer(await _apply(engine, call, expected_hash=expected))
     finally:
-        _approved.reset(approved)
-
-
-def _edited(result: EditResult) -> CallToolResult:
-    output = EditOutput(
-        summary=result.summary,
-        file_path=result.file_path,
-        replacements=result.replacements,
-        strategy=result.strategy,
-        diff=result.diff,
-        hash_before=result.hash_before,
-        hash_after=result.hash_after,
-        created=result.created,
-        no_change=result.no_change,
-        corrected_by_fixer=result.corrected_by_fixer,
-        notes=list(result.notes),
-        diagnostics=[item.to_dict() for item in result.diagnostics],
-        diagnostics_note=result.diagnostics_note,
-    )
-    return CallToolResult(
-        content=[TextContent(type="text", text=_tools.format_result(result))],
-        structured_content=output.model_dump(mode="json"),
-    )
-
-
-def _error(
-    error: EditError, *, engine: EditEngine | None = None, file_path: object = None
-) -> CallToolResult:
-    text = _tools.format_error(error)
-    if engine is not None and isinstance(file_path, str):
-        shown = _candidate_lines(engine, file_path, error)
-        if shown:
-            text += "\n\n" + shown
-    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
-
-
-def _internal(error: Exception) -> CallToolResult:
-    logger.error("unexpected error in an MCP tool", exc_info=error)
-    text = (
-        f"Error [internal_error]: the tool failed unexpectedly ({type(error).__name__}: "
-        f"{error}). Read the file again to see its current state before retrying."
-    )
-    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
-
-
-def _candidate_lines(engine: EditEngine, file_path: str, error: EditError) -> str:
-    """The lines of each place an ambiguous old_string matched, so the model can pick one."""
-    cause = error.cause if isinstance(error, MultiEditFailed) else error
-    if not isinstance(cause, (AmbiguousMatch, CountMismatch)) or not cause.candidates:
-        return ""
-    try:
-        target = engine.workspace.resolve(file_path)
-        snapshot = read_snapshot(
-            target.real, display=target.display, max_bytes=engine.max_file_bytes
-        )
-    except EditError:
-        return ""
-    lines = split_lines(snapshot.text)
-    blocks = []
-    for number, region in enumerate(cause.candidates[:_CANDIDATES_SHOWN], 1):
-        last = min(region.end_line, region.start_line + _CANDIDATE_LINES - 1, len(lines))
-        shown = [format_line(n, lines[n - 1]) for n in range(region.start_line, last + 1)]
-        if last < region.end_line:
-            shown.append("   ...")
-        blocks.append(f"Candidate {number} ({region.describe()}):\n" + "\n".join(shown))
-    more = len(cause.candidates) - _CANDIDATES_SHOWN
-    if more > 0:
-        blocks.append(f"... and {more} more.")
-    return "\n\n".join(blocks)
-
-
-# ---------------------------------------------------------------------- approval
-
-
-class Approval(BaseModel):
-    approve: bool = Field(description="Write this change to the file?")
-
-
-async def _elicit_approval(request: ConfirmRequest) -> Decision:
-    """Ask the user through the client (MCP elicitation); approve when it cannot ask."""
-    ctx = _current_context.get()
-    if _approved.get() or ctx is None or not _can_elicit(ctx):
-        return Decision.approve()
-    message = f"{request.summary}\n\n{request.diff}"
-    try:
-        answer = await ctx.elicit(message=message, schema=Approval)
-    except Exception as error:  # a client that claims elicitation but fails it
-        logger.warning("elicitation failed, approving the edit: %s", error)
-        return Decision.approve()
-    if answer.action == "accept" and getattr(answer, "data", None) is not None:
-        if answer.data.approve:
-            return Decision.approve()
-        return Decision.reject("the user declined it")
-    return Decision.reject(f"the user answered {answer.action}")
-
-
-def _can_elicit(ctx: Context) -> bool:
-    try:
-        capabilities = ctx.request_context.session.client_capabilities
-    except Exception:
-        return False
-    return capabilities is not None and getattr(capabilities, "elicitation", None) is not None
-
-
-def _asks_in_rounds(ctx: Context) -> bool:
-    """The client can be asked, but only by answering input_required (no back-channel)."""
-    if not _can_elicit(ctx):
-        return False
-    try:
-        return not ctx.request_context.session.can_send_request
-    except Exception:
-        return False
+        approved_earlier.reset(token)
