@@ -42,9 +42,6 @@
 Every message is written for an agent to read: what was wrong, then what to do.
 The ``code`` strings are part of the public contract and never change.
 
-Why one long module: it is the whole error tree, each class with its code and fields, read
-as one.
-
 Why one long module: the tree is read as a whole — a caller matches on a base class, an
 agent on a ``code`` — so every class and its code stand together, one short class each.
 """
