@@ -5,7 +5,7 @@ cannot judge."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from editengine import edit_text
@@ -157,6 +157,9 @@ def test_what_counts_as_forgiving() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(0, 7), min_size=1, max_size=8, unique=True))
+# What is left ("    if a:" and the last line) shares its end with the file's end, so the
+# differing span ended inside a line: compared cut, the kept line was not found.
+@example(dropped=[0, 2, 3, 4, 5, 6])
 def test_taking_lines_out_writes_nothing_of_its_own(dropped: list[int]) -> None:
     lines = PY.split("\n")
     kept = [line for index, line in enumerate(lines) if index not in dropped]

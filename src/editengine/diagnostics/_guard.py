@@ -62,9 +62,13 @@ def deletes_lines_only(before: str, after: str) -> bool:
     change = _change_between(before, after)
     if change is None:
         return False
+    # Whole lines on both sides: the differing span may begin and end mid-line (a common
+    # suffix can start inside the last line kept), and a cut line is no line of the file.
     start = before.rfind("\n", 0, change.start) + 1
-    removed = before[start : change.old_end].split("\n")
-    written = after[start : change.new_end].split("\n")
+    line_end = before.find("\n", change.old_end)
+    extra = (len(before) if line_end == -1 else line_end) - change.old_end
+    removed = before[start : change.old_end + extra].split("\n")
+    written = after[start : change.new_end + extra].split("\n")
     if len(written) >= len(removed):
         return False
     kept = iter(line.rstrip() for line in removed)
