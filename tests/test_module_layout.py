@@ -130,7 +130,7 @@ def test_the_pure_layer_does_not_import_the_engine_or_the_file_layer():
 @pytest.mark.parametrize("type_checking", [False, True], ids=["loaded", "type-checked"])
 def test_no_module_imports_another_in_a_circle(type_checking: bool) -> None:
     # A circle hidden behind TYPE_CHECKING is a circle all the same: the helper reaches into
-    # what imports it. The engine hands its helpers a protocol (engine/_parts.py) instead.
+    # what imports it. The engine hands its helpers its writer and plain values instead.
     graph = {
         name: _imports(path, type_checking=type_checking) - {name} for name, path in MODULES.items()
     }

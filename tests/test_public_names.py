@@ -31,6 +31,7 @@ PUBLIC_PACKAGES = [
     "editengine.mcp_server",
     "editengine.tools",
     "editengine.diagnostics",
+    "editengine.journal",
 ]
 PRIVATE_PATH = re.compile(r"\beditengine(\.\w+)*\._\w+")
 
