@@ -254,7 +254,7 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "matching/_anchor.py": ("tests/matching",),
     "matching/_elision.py": ("tests/matching",),
     "matching/_cascade.py": ("tests/matching", "tests/tools/test_tool_calls.py"),
-    "engine/_undo.py": ("tests/undo",),
+    "journal/_undo.py": ("tests/journal",),
     "engine/_patching.py": ("tests/patch",),
     # The carry of a fixer's answer (once engine/_edit_equivalence.py): one set of tests.
     "verdict/_tokens.py": _VERDICT_TESTS,
@@ -1213,30 +1213,30 @@ EQUIVALENT: dict[str, str] = {
     "editengine.matching._cascade.xǁ_Passǁrun__mutmut_46": (
         "old_is_inside=None is falsy, the same as False"
     ),
-    # editengine.engine._undo
-    "editengine.engine._undo.x__text__mutmut_7": "bytes.decode's default encoding is UTF-8",
-    "editengine.engine._undo.x__text__mutmut_10": (
+    # editengine.journal._undo
+    "editengine.journal._undo.x__text__mutmut_7": "bytes.decode's default encoding is UTF-8",
+    "editengine.journal._undo.x__text__mutmut_10": (
         "codec names are case-insensitive: UTF-8 is utf-8"
     ),
-    "editengine.engine._undo.x__write_anchored__mutmut_13": (
+    "editengine.journal._undo.x__write_anchored__mutmut_13": (
         "its one caller always passes check: the None branch is never taken"
     ),
-    "editengine.engine._undo.x_reverse__mutmut_1": (
+    "editengine.journal._undo.x_reverse__mutmut_1": (
         "engine.undo and engine.redo always pass steps: reverse's own default is never used"
     ),
-    "editengine.engine._undo.x_reverse__mutmut_80": (
+    "editengine.journal._undo.x_reverse__mutmut_80": (
         "the group id of a reversed patch is only compared for equality: 17 hex digits of a "
         "fresh uuid4 tell groups apart as 16 do"
     ),
-    "editengine.engine._undo.x__journal__mutmut_6": (
+    "editengine.journal._undo.x__journal__mutmut_6": (
         "the engine always sets its journal attribute (None when off): getattr's default is "
         "never used"
     ),
-    "editengine.engine._undo.x__stale__mutmut_11": (
+    "editengine.journal._undo.x__stale__mutmut_11": (
         "a file read has a sha256 exactly when it exists, and a missing file takes the branch "
         "before: the '?' for no sha256 is never shown"
     ),
-    "editengine.engine._undo.x__stale__mutmut_13": (
+    "editengine.journal._undo.x__stale__mutmut_13": (
         "a file read has a sha256 exactly when it exists, and a missing file takes the branch "
         "before: the '?' for no sha256 is never shown"
     ),
@@ -1531,7 +1531,7 @@ RECORDED: list[Measured | Subtotal] = [
     Measured("matching/_cascade.py", 613, "79.6%", 609, 0, 0, 4),
     Measured("matching/_anchor.py", 496, "81.6%", 453, 3, 0, 40),
     Measured("matching/_elision.py", 699, "75.7%", 665, 1, 18, 15),
-    Measured("engine/_undo.py", 622, "62.0%†", 614, 0, 0, 8),
+    Measured("journal/_undo.py", 622, "62.0%†", 614, 0, 0, 8),
     Measured("engine/_patching.py", 964, "67.7%†", 943, 0, 0, 21),
     Measured("engine/_edit_equivalence.py (now verdict/)", 1773, "70.4%‡", 1611, 10, 122, 30),
     Measured("engine/_core.py", 1139, "74.5%", 1129, 1, 2, 7),

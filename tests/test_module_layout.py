@@ -177,7 +177,7 @@ def test_telemetry_collection_does_not_import_its_renderings(type_checking: bool
 @pytest.mark.parametrize("type_checking", [False, True], ids=["loaded", "type-checked"])
 def test_no_module_imports_another_in_a_circle(type_checking: bool) -> None:
     # A circle hidden behind TYPE_CHECKING is a circle all the same: the helper reaches into
-    # what imports it. The engine hands its helpers a protocol (engine/_parts.py) instead.
+    # what imports it. The engine hands its helpers its writer and plain values instead.
     graph = {
         name: _imports(path, type_checking=type_checking) - {name} for name, path in MODULES.items()
     }
@@ -222,3 +222,27 @@ def test_a_module_over_450_lines_says_why_it_is_one_module() -> None:
     assert unexplained == [], "split these, or say why they are one module: " + ", ".join(
         unexplained
     )
+
+
+# Test folders that are not one package's: attacks on every surface, several packages
+# driven together, and edits rebuilt from public bug reports.
+CROSS_CUTTING_SUITES = {"adversarial", "integration", "wild"}
+
+
+def test_the_tests_mirror_the_packages() -> None:
+    # A package's tests live in tests/<package>/, so a newcomer finds them by the module's
+    # path; the rest of tests/ is the cross-cutting suites above and the root's own tests.
+    tests = Path(__file__).resolve().parent
+    folders = {
+        path.name
+        for path in tests.iterdir()
+        if path.is_dir() and not path.name.startswith((".", "__"))
+    }
+    packages = {
+        path.parent.name
+        for path in PACKAGE_ROOT.glob("*/__init__.py")
+        if not path.parent.name.startswith("_")
+    }
+    assert folders - CROSS_CUTTING_SUITES <= packages, "a tests folder no package has"
+    untested = {package for package in packages if package not in folders}
+    assert untested == set(), f"packages without a tests folder: {sorted(untested)}"

@@ -33,6 +33,7 @@ PUBLIC_PACKAGES = [
     "editengine.diagnostics",
     "editengine.verdict",
     "editengine.reports",
+    "editengine.journal",
 ]
 PRIVATE_PATH = re.compile(r"\beditengine(\.\w+)*\._\w+")
 

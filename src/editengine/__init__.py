@@ -40,14 +40,13 @@ from editengine._errors import (
     UnsupportedEncoding,
     WriteFailed,
 )
-from editengine._journal import Journal
 from editengine._public import publish
 from editengine._read_tracker import ReadTracker
 from editengine._results import Diagnostic, EditResult, Region, TextEdit, TierAttempt
 from editengine._version import __version__
 from editengine.engine import EditEngine, RelatednessGuard
-from editengine.engine._undo import UndoResult
 from editengine.fixer import Correction, Fixer, FixRequest, LLMFixer, make_fixer
+from editengine.journal import Journal, UndoResult
 from editengine.matching import Match, Tier, default_tiers
 from editengine.matching._cascade import DEFAULT_CASCADE, Cascade, edit_text
 from editengine.patch import PatchResult, apply_patch

@@ -198,8 +198,8 @@ def test_a_short_edit_sent_twice_says_new_string_already_stands_there(capsys, wo
 
 
 def test_undo_list_fits_80_columns_with_long_paths(capsys, workspace, tmp_path):
-    from editengine._journal import Journal
     from editengine.engine import EditEngine
+    from editengine.journal import Journal
 
     journal = tmp_path / "journal"
     engine = EditEngine(workspace, journal=Journal(workspace, directory=journal))

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from editengine._journal import Journal
 from editengine.cli import main
 from editengine.engine import EditEngine
+from editengine.journal import Journal
 
 
 @pytest.fixture

@@ -24,7 +24,6 @@ from editengine._errors import (
     NoMatch,
     StaleFile,
 )
-from editengine._journal import Journal
 from editengine._read_tracker import ReadTracker
 from editengine.engine import EditEngine
 from editengine.engine import _core as core
@@ -33,6 +32,7 @@ from editengine.files import PathLocks, WorkspaceDir
 from editengine.files import _atomic as atomic
 from editengine.files._anchored import AnchoredDir
 from editengine.fixer._protocol import Correction
+from editengine.journal import Journal
 from editengine.telemetry import MemorySink, Telemetry
 
 

@@ -15,8 +15,8 @@ pytest.importorskip("mcp")
 from mcp import Client
 
 import editengine
-from editengine._journal import Journal
 from editengine.engine import EditEngine
+from editengine.journal import Journal
 from editengine.mcp_server import build_server
 
 SOURCE = "def first():\n    return 1\n\n\ndef second():\n    return 1\n"

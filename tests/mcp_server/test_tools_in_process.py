@@ -14,9 +14,9 @@ import mcp_types as types
 from mcp import Client
 
 from editengine._errors import NoMatch
-from editengine._journal import Journal
 from editengine._read_tracker import ReadTracker
 from editengine.engine import EditEngine
+from editengine.journal import Journal
 from editengine.mcp_server import build_server
 
 

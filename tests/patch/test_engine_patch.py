@@ -12,9 +12,9 @@ from editengine._edits import ConfirmRequest, Decision
 from editengine._errors import PathOutsideWorkspace
 from editengine._results import EditResult
 from editengine._state import EditState
-from editengine.engine import _transaction as transaction
 from editengine.files import AnchoredDir
 from editengine.fixer._protocol import Correction, FixRequest
+from editengine.journal import _transaction as transaction
 
 FILES = {
     "src/a.py": "def a():\n    return 1\n",

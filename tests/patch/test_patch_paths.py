@@ -10,8 +10,8 @@ import pytest
 
 from editengine import EditError, PatchFailed, apply_patch
 from editengine._errors import PathOutsideWorkspace
-from editengine._journal import Journal
 from editengine.engine import EditEngine
+from editengine.journal import Journal
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from editengine import StaleFile
-from editengine._journal import Journal
 from editengine.engine import EditEngine
-from editengine.engine import _transaction as transaction
+from editengine.journal import Journal
+from editengine.journal import _transaction as transaction
 
 
 def _engine(root: Path, tmp_path: Path) -> EditEngine:

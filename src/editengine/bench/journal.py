@@ -14,9 +14,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from editengine._journal import Journal
 from editengine.bench.speed import generated_source
 from editengine.engine import EditEngine
+from editengine.journal import Journal
 
 SIZES = (1_000, 10_000, 100_000)
 

@@ -205,9 +205,9 @@ def _address(text: str) -> tuple[str, int]:
 
 
 def _engine(args: argparse.Namespace) -> Any:
-    from editengine._journal import Journal
     from editengine._read_tracker import ReadTracker
     from editengine.engine import EditEngine
+    from editengine.journal import Journal
 
     provider = args.provider or os.environ.get(ENV_PROVIDER) or None
     model = args.model or os.environ.get(ENV_MODEL) or None

@@ -52,8 +52,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from editengine._journal import Journal
     from editengine.engine import EditEngine
+    from editengine.journal import Journal
 
     try:
         journal = Journal(args.root, directory=args.journal_dir) if args.journal_dir else True
@@ -79,10 +79,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list(engine: EditEngine, args: argparse.Namespace) -> int:
-    from editengine.engine._undo import undoable
+    from editengine.journal._undo import undoable
 
     entries = engine.journal_entries(args.path)
-    live = undoable(engine, entries)
+    live = undoable(engine.workspace, engine.files, entries)
     if args.json:
         rows = [{**entry.to_dict(), "undoable": entry.id in live} for entry in entries]
         print(json.dumps(rows, ensure_ascii=False, indent=2))

@@ -13,7 +13,9 @@ and the stages (directly, or awaited / in a worker thread).
 
 Why one long module: the stages of one edit, and the sync and async entry points that run
 them, read best together; the values they hand on (``jobs``), the fixer's judgement
-(``fixing``) and the results and telemetry (``reporting``) live in their own modules.
+(``fixing``), the results and telemetry (``reporting``) and the write itself (the engine's
+:class:`~editengine.journal._writer.FileWriter`: lock, read, last look, journal record) live
+in their own modules.
 """
 
 from __future__ import annotations
@@ -37,7 +39,6 @@ from editengine._errors import (
     NoMatch,
     StaleFile,
 )
-from editengine._journal import Journal, JournalEntry
 from editengine._read_tracker import ReadTracker
 from editengine._results import EditResult, TextEdit
 from editengine._state import EditObserver
@@ -45,7 +46,6 @@ from editengine.diagnostics import SyntaxCheck, forgiving, guard_edit, guard_mod
 from editengine.diagnostics._lsp import DEFAULT_LSP_TIMEOUT, LanguageServers
 from editengine.engine import _fixing as fixing
 from editengine.engine import _patching as patching
-from editengine.engine import _undo as _undo
 from editengine.engine._callbacks import (
     EditedCallback,
     arun_hooks,
@@ -63,7 +63,7 @@ from editengine.engine._jobs import (
     multi_failed,
 )
 from editengine.engine._landed import SHARED_LANDED, landed_plan
-from editengine.engine._parts import ConfirmCallback, EditCascade
+from editengine.engine._parts import ConfirmCallback, EditCascade, PatchParts
 from editengine.engine._reporting import (
     diff_of,
     record_failure,
@@ -72,20 +72,19 @@ from editengine.engine._reporting import (
     result_of,
     summary_of,
 )
-from editengine.engine._undo import UndoResult
 from editengine.files import (
-    AnchoredDir,
     FileSnapshot,
-    MissingFolder,
     PathLocks,
     Target,
     Workspace,
     WorkspaceDir,
-    sha256_hex,
     suggest_paths,
 )
 from editengine.files._locking import DEFAULT_LOCK_TIMEOUT
 from editengine.fixer._protocol import Correction, Fixer
+from editengine.journal import Journal, JournalEntry, UndoResult
+from editengine.journal import _undo as _undo
+from editengine.journal._writer import FileWriter
 from editengine.matching._cascade import DEFAULT_CASCADE
 from editengine.matching._refusals import overwrite_required
 from editengine.patch import PatchResult
@@ -137,22 +136,26 @@ class EngineCore:
         self.files.sweep()  # temp files of writes killed mid-way, in the root folder
         self.fixer = fixer
         self.cascade = cascade
-        self.max_file_bytes = max_file_bytes
         self.confirm = confirm
         self.on_edited: tuple[EditedCallback, ...] = (
             (on_edited,) if callable(on_edited) else tuple(on_edited)
         )
-        self.read_tracker = read_tracker
         self.autocorrect_paths = autocorrect_paths
         self.fixer_guard = fixer_guard or RelatednessGuard()
         self._observers = observers_of(telemetry)
         self._locks = PathLocks(lock_dir, timeout=lock_timeout)
-        # The undo journal of this workspace, shared with every process that edits it.
-        self.journal: Journal | None = (
-            Journal(self.root) if journal is True else journal if journal else None
+        # Every write goes through it: lock, read again, last look, write, journal record.
+        self._writer = FileWriter(
+            workspace=self.workspace,
+            files=self.files,
+            locks=self._locks,
+            # The undo journal of this workspace, shared with every process that edits it.
+            journal=Journal(self.root) if journal is True else journal if journal else None,
+            read_tracker=read_tracker,
+            max_file_bytes=max_file_bytes,
         )
         # A patch (or undo) cut short by a crash: every file of it all old or all new again.
-        _undo.recover_interrupted(self)
+        _undo.recover_interrupted(self._writer)
         self._landed = SHARED_LANDED
         self.syntax_guard = guard_mode(syntax_guard)
         # Language servers start on the first edit of a file of their language, and stay.
@@ -161,6 +164,35 @@ class EngineCore:
             if lsp
             else None
         )
+
+    # ------------------------------------------------------------------ parts
+
+    @property
+    def journal(self) -> Journal | None:
+        """The undo journal every write is recorded in (``None``: writes are not)."""
+        return self._writer.journal
+
+    @journal.setter
+    def journal(self, journal: Journal | None) -> None:
+        self._writer.journal = journal
+
+    @property
+    def read_tracker(self) -> ReadTracker | None:
+        """What the caller has read; an edit of a file not read as it is now is refused."""
+        return self._writer.read_tracker
+
+    @read_tracker.setter
+    def read_tracker(self, tracker: ReadTracker | None) -> None:
+        self._writer.read_tracker = tracker
+
+    @property
+    def max_file_bytes(self) -> int:
+        """The largest file an edit reads."""
+        return self._writer.max_file_bytes
+
+    @max_file_bytes.setter
+    def max_file_bytes(self, limit: int) -> None:
+        self._writer.max_file_bytes = limit
 
     # ------------------------------------------------------------------ lifetime
 
@@ -296,7 +328,7 @@ class EngineCore:
         """Apply a multi-file patch (``search_replace`` | ``udiff`` | ``apply_patch`` |
         ``auto``) all or nothing; see ``docs/patch.md``."""
         return patching.apply_patch(
-            self, patch, format=format, instruction=instruction, dry_run=dry_run
+            self._patch_parts(), patch, format=format, instruction=instruction, dry_run=dry_run
         )
 
     async def aapply_patch(
@@ -324,16 +356,16 @@ class EngineCore:
 
     def undo(self, path: str | os.PathLike[str] | None = None, *, steps: int = 1) -> UndoResult:
         """Undo the newest ``steps`` writes (of ``path``, or anywhere in the workspace) from
-        the journal; :class:`StaleFile` if a file changed since. See ``engine/_undo.py``."""
-        return _undo.reverse(self, path=path, steps=steps)
+        the journal; :class:`StaleFile` if a file changed since. See ``journal/_undo.py``."""
+        return _undo.reverse(self._writer, path=path, steps=steps)
 
     def redo(self, path: str | os.PathLike[str] | None = None, *, steps: int = 1) -> UndoResult:
         """Reverse the newest ``steps`` undos, while their files are as the undo left them."""
-        return _undo.reverse(self, path=path, steps=steps, redo=True)
+        return _undo.reverse(self._writer, path=path, steps=steps, redo=True)
 
     def journal_entries(self, path: str | os.PathLike[str] | None = None) -> list[JournalEntry]:
         """The journaled writes (of ``path``), oldest first."""
-        return _undo.list_entries(self, path=path)
+        return _undo.list_entries(self._writer, path=path)
 
     # ------------------------------------------------------------------ drivers
 
@@ -426,11 +458,11 @@ class EngineCore:
             step = self._prepare(job, target, snapshot)
             if not isinstance(step, Plan) or not self._writes_now(job, step):
                 return self._settle(job, step)
-            with self._locks.hold(target.real, display=target.display):
+            with self._writer.hold(target):
                 if self._read(target).sha256 == snapshot.sha256:
                     return self._write(job, step)
         del job.state.attempts[mark:]
-        with self._locks.hold(target.real, display=target.display):
+        with self._writer.hold(target):
             snapshot = self._read(target)
             step = self._prepare(job, target, snapshot)
             if not isinstance(step, Plan) or not self._writes_now(job, step):
@@ -504,7 +536,7 @@ class EngineCore:
         content. Read under the lock: a read without it can fall between that request's
         write and the record of it."""
         target = step.target
-        with self._locks.hold(target.real, display=target.display):
+        with self._writer.hold(target):
             current = self._read(target)
             applied = self._landed.landed(job, step, current.sha256)
             if applied is None:
@@ -519,7 +551,7 @@ class EngineCore:
         holds its result and this one is a no-change success. The written hash is recorded
         before the lock is released, so a caller waiting on the lock always finds it."""
         target = plan.target
-        with self._locks.hold(target.real, display=target.display):
+        with self._writer.hold(target):
             current = self._read(target)
             if current.sha256 != plan.snapshot.sha256:
                 applied = self._landed.landed(job, step, current.sha256)
@@ -600,14 +632,8 @@ class EngineCore:
     def _locked_write(self, job: Job, plan: Plan, meanwhile: str) -> EditResult:
         """Take the lock; write ``plan`` if the file still has the hash it was made from."""
         target = plan.target
-        with self._locks.hold(target.real, display=target.display):
-            current = self._read(target)
-            if current.sha256 != plan.snapshot.sha256:
-                raise StaleFile(
-                    f"{target.display} changed on disk {meanwhile}; nothing was written.",
-                    path=target.display,
-                    hint="Read the file again and redo the edit against its current content.",
-                )
+        with self._writer.hold(target):
+            self._writer.check_unchanged(target, plan.snapshot, meanwhile)
             return self._write(job, plan)
 
     def _settle(self, job: Job, step: Plan | NeedsFix) -> EditResult | Plan | NeedsFix:
@@ -637,66 +663,16 @@ class EngineCore:
             ) from error
         if job.dry_run:
             return result_of(job, plan, hash_after=None)
-        name, parts = self.files.parts_of(target.real)
-        try:
-            with self.files.directory(
-                parts, display=target.display, create=not snapshot.exists
-            ) as folder:
-                try:
-                    durability_notes = folder.write(
-                        name,
-                        data,
-                        display=target.display,
-                        mode=snapshot.mode,
-                        before_replace=lambda: self._still_same(folder, name, target, snapshot),
-                    )
-                except BaseException:
-                    folder.remove_created()
-                    raise
-        except MissingFolder:
-            raise StaleFile(
-                f"The folder of {target.display} was moved or deleted during the edit; "
-                "nothing was written.",
-                path=target.display,
-                hint="Check the folder layout, read the file again and redo the edit.",
-            ) from None
-        hash_after = sha256_hex(data)
-        if self.read_tracker is not None:
-            self.read_tracker.record(os.fspath(target.real), hash_after)
-        job.notes.extend(durability_notes)
-        job.notes.extend(
-            self._record_write(
-                target,
-                snapshot.data if snapshot.exists else None,
-                data,
-                strategy=computed.strategy,
-                operation=job.operation,
-                summary=summary_of(plan, dry_run=False),
-                mode=snapshot.mode,
-            )
+        hash_after, notes = self._writer.replace(
+            target,
+            snapshot,
+            data,
+            strategy=computed.strategy,
+            operation=job.operation,
+            summary=summary_of(plan, dry_run=False),
         )
+        job.notes.extend(notes)
         return result_of(job, plan, hash_after=hash_after)
-
-    def _record_write(
-        self,
-        target: Target,
-        before: bytes | None,
-        after: bytes | None,
-        *,
-        strategy: str | None,
-        operation: str,
-        summary: str,
-        mode: int | None = None,
-        group: str | None = None,
-    ) -> tuple[str, ...]:
-        """Journal a write that succeeded (lock held): the one place every write is recorded.
-        ``before``/``after`` are the bytes (``None``: no file); writes of one patch share a
-        ``group`` and are undone as one step. Returns notes for the result; a journal failure
-        never fails a write already done."""
-        return _undo.record_write(
-            self, target, before, after,
-            strategy=strategy, operation=operation, summary=summary, mode=mode, group=group,
-        )  # fmt: skip
 
     # ------------------------------------------------------------------ stage helpers
 
@@ -724,7 +700,7 @@ class EngineCore:
         return corrected
 
     def _read(self, target: Target) -> FileSnapshot:
-        return self.files.read(target.real, display=target.display, max_bytes=self.max_file_bytes)
+        return self._writer.read(target)
 
     def _not_found(self, target: Target) -> FileNotFound:
         suggestions, _ = suggest_paths(self.workspace.real_root, target.display)
@@ -758,19 +734,6 @@ class EngineCore:
         if job.specs[0].overwrite or job.expected_hash is not None:
             return
         raise overwrite_required(target.display, snapshot.sha256)
-
-    def _still_same(
-        self, folder: AnchoredDir, name: str, target: Target, snapshot: FileSnapshot
-    ) -> None:
-        """The last check before the rename, against writers that ignore our lock."""
-        current = folder.read(name, display=target.display, max_bytes=self.max_file_bytes)
-        if current.sha256 != snapshot.sha256:
-            raise StaleFile(
-                f"{target.display} was changed by another program during the edit; "
-                "nothing was written.",
-                path=target.display,
-                hint="Read the file again and redo the edit.",
-            )
 
     def _compute(self, job: Job, text: str) -> TextEdit:
         if job.operation == "edit":
@@ -878,6 +841,22 @@ class EngineCore:
             result,
             diagnostics=result.diagnostics + report.introduced,
             diagnostics_note="; ".join(notes) or None,
+        )
+
+    def _patch_parts(self) -> PatchParts:
+        """What a patch uses of this engine: its writer and its policies as they are now
+        (a front end may set ``confirm`` or ``fixer`` after construction)."""
+        return PatchParts(
+            writer=self._writer,
+            root=self.root,
+            fixer=self.fixer,
+            fixer_guard=self.fixer_guard,
+            cascade=self.cascade,
+            confirm=self.confirm,
+            syntax_guard=self.syntax_guard,
+            on_edited=self.on_edited,
+            observers=self._observers,
+            server_diagnostics=self._with_server_diagnostics,
         )
 
     def _waits_for_confirm(self, job: Job, plan: Plan) -> bool:

@@ -1,26 +1,26 @@
-"""What the engine's helpers (patches, undo, the write transaction) may use of it.
+"""What the engine hands its patch step: :class:`PatchParts`, plain values, never itself.
 
-The engine hands itself to them as :class:`EngineParts`, a protocol that names the parts
-they read, so they import neither ``EngineCore`` nor anything that imports it: no import
-circle, not even one hidden behind ``TYPE_CHECKING``. The engine's own configuration types
-(:data:`ConfirmCallback`, :class:`EditCascade`) live here for the same reason.
+Undo and the write transaction take the engine's :class:`~editengine.journal._writer.FileWriter`;
+a patch takes that writer and the engine's policies as :class:`PatchParts`. None of them
+imports ``EngineCore`` or anything that imports it: no import circle, not even one hidden
+behind ``TYPE_CHECKING``. The engine's own configuration types (:data:`ConfirmCallback`,
+:class:`EditCascade`) live here for the same reason.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from editengine._edits import ConfirmRequest, Decision
-from editengine._journal import Journal
-from editengine._read_tracker import ReadTracker
 from editengine._results import EditResult, TextEdit
 from editengine._state import EditObserver
 from editengine.diagnostics import SyntaxGuard
 from editengine.engine._callbacks import EditedCallback
-from editengine.files import PathLocks, Workspace, WorkspaceDir
 from editengine.fixer._protocol import Fixer
+from editengine.journal._writer import FileWriter
 from editengine.matching._cascade import AUTO
 from editengine.verdict import RelatednessGuard
 
@@ -46,37 +46,20 @@ class EditCascade(Protocol):
     ) -> TextEdit: ...
 
 
-class EngineParts(Protocol):
-    """The engine as its helpers see it: its workspace, files, locks, journal, policies
-    and observers, read-only."""
+@dataclass(frozen=True)
+class PatchParts:
+    """What a patch uses of the engine, handed to it as values: the engine's write
+    transaction (workspace, files, locks, journal, read tracker, size limit), its policies
+    (fixer, cascade, approval, syntax guard) and what it tells (observers, ``on_edited``
+    hooks, the language servers' diagnostics)."""
 
-    @property
-    def workspace(self) -> Workspace: ...
-    @property
-    def root(self) -> Path: ...
-    @property
-    def files(self) -> WorkspaceDir: ...
-    @property
-    def journal(self) -> Journal | None: ...
-    @property
-    def read_tracker(self) -> ReadTracker | None: ...
-    @property
-    def max_file_bytes(self) -> int: ...
-    @property
-    def fixer(self) -> Fixer | None: ...
-    @property
-    def fixer_guard(self) -> RelatednessGuard: ...
-    @property
-    def cascade(self) -> EditCascade: ...
-    @property
-    def confirm(self) -> ConfirmCallback | None: ...
-    @property
-    def on_edited(self) -> tuple[EditedCallback, ...]: ...
-    @property
-    def syntax_guard(self) -> SyntaxGuard: ...
-    @property
-    def _observers(self) -> tuple[EditObserver, ...]: ...
-    @property
-    def _locks(self) -> PathLocks: ...
-
-    def _with_server_diagnostics(self, result: EditResult) -> EditResult: ...
+    writer: FileWriter
+    root: Path
+    fixer: Fixer | None
+    fixer_guard: RelatednessGuard
+    cascade: EditCascade
+    confirm: ConfirmCallback | None
+    syntax_guard: SyntaxGuard
+    on_edited: tuple[EditedCallback, ...]
+    observers: tuple[EditObserver, ...]
+    server_diagnostics: Callable[[EditResult], EditResult]

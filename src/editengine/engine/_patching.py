@@ -6,7 +6,7 @@
    hunk of every file (the fixer may correct a hunk that no tier places);
 3. ask ``confirm`` once, with the combined diff;
 4. take every file's lock (in one global order), check that no file changed since step 2,
-   then commit through the write transaction (:mod:`editengine.engine._transaction`):
+   then commit through the write transaction (:mod:`editengine.journal._transaction`):
    journaled ahead, each file checked at the last moment and written atomically, every file
    already written put back on a failure, a crash settled by the next engine or undo. A
    symbolic link the patch deletes or moves away is removed itself, never its target.
@@ -44,12 +44,12 @@ from editengine._results import EditResult, TextEdit
 from editengine._state import EditState, FixerCall
 from editengine._text import to_lf
 from editengine.diagnostics import SyntaxCheck, SyntaxGuard, forgiving, guard_edit
-from editengine.engine import _transaction as transaction
 from editengine.engine._callbacks import notify, resolve_sync, run_hooks
 from editengine.engine._fixing import instruction_or_default, request_key
-from editengine.engine._parts import EngineParts
+from editengine.engine._parts import PatchParts
 from editengine.files import FileSnapshot, MissingFolder, Target, sha256_hex
 from editengine.fixer._protocol import FixRequest
+from editengine.journal import _transaction as transaction
 from editengine.matching import _already_applied as already_applied
 from editengine.patch import AUTO, FileChange, Hunk, Patch, PatchResult, parse_patch
 from editengine.patch._apply import apply_operations
@@ -89,7 +89,7 @@ _PREPARE_ATTEMPTS = 3
 
 
 def apply_patch(
-    engine: EngineParts,
+    ctx: PatchParts,
     patch: str,
     *,
     format: str = AUTO,
@@ -100,7 +100,7 @@ def apply_patch(
     for attempt in range(1, _PREPARE_ATTEMPTS + 1):
         try:
             return _apply_patch_once(
-                engine, patch, format=format, instruction=instruction, dry_run=dry_run,
+                ctx, patch, format=format, instruction=instruction, dry_run=dry_run,
                 last_attempt=attempt == _PREPARE_ATTEMPTS,
             )  # fmt: skip
         except _ChangedWhilePreparing as changed:
@@ -110,7 +110,7 @@ def apply_patch(
 
 
 def _apply_patch_once(
-    engine: EngineParts,
+    ctx: PatchParts,
     patch: str,
     *,
     format: str,
@@ -122,36 +122,36 @@ def _apply_patch_once(
     if instruction is not None and not isinstance(instruction, str):
         raise BadRequest(f"instruction must be a string, got {type(instruction).__name__}.")
     parsed = parse_patch(patch, format)
-    files, parsed = _resolve(engine, parsed)
-    _read_all(engine, files)
+    files, parsed = _resolve(ctx, parsed)
+    _read_all(ctx, files)
     fixer_calls: dict[tuple[str, int], FixerCall] = {}
-    fix = _fixer_hook(engine, instruction, fixer_calls) if engine.fixer is not None else None
+    fix = _fixer_hook(ctx, instruction, fixer_calls) if ctx.fixer is not None else None
     contents = {path: (f.snapshot.text if f.snapshot.exists else None) for path, f in files.items()}
     try:
-        result = apply_operations(contents, parsed, cascade=engine.cascade, fix=fix)
+        result = apply_operations(contents, parsed, cascade=ctx.cascade, fix=fix)
     except PatchFailed as error:
-        _telemetry_failure(engine, parsed, error, fixer_calls, dry_run, started)
+        _telemetry_failure(ctx, parsed, error, fixer_calls, dry_run, started)
         raise
     changed = [change for change in result.changes if not change.no_change]
-    _check_sizes(engine, changed)
-    checks = syntax_checks(engine.syntax_guard, changed, result)  # SyntaxBroken: nothing written
+    _check_sizes(ctx, changed)
+    checks = syntax_checks(ctx.syntax_guard, changed, result)  # SyntaxBroken: nothing written
     diffs: dict[str, FileDiff] = {}
     diff = _combined_diff(changed, diffs)
     result = replace(result, diff=diff, dry_run=dry_run)
     if dry_run or not changed:
         result = replace(result, summary=_summary(result, changed, dry_run=dry_run))
-        _telemetry_success(engine, parsed, result, fixer_calls, dry_run, started)
+        _telemetry_success(ctx, parsed, result, fixer_calls, dry_run, started)
         return result
-    if engine.confirm is not None:
-        approved = _confirmed(engine, files, result, changed, diff)
+    if ctx.confirm is not None:
+        approved = _confirmed(ctx, files, result, changed, diff)
         if approved != changed:  # the user's own content: its diff is new
             changed, diffs = approved, {}
             diff = _combined_diff(changed, diffs)
     try:
-        journal_notes = _commit(engine, files, changed, result.strategy)
+        journal_notes = _commit(ctx, files, changed, result.strategy)
     except _ChangedWhilePreparing as saved:
         # Prepared again only when that costs no fixer call and asks no one twice.
-        if last_attempt or fixer_calls or engine.confirm is not None:
+        if last_attempt or fixer_calls or ctx.confirm is not None:
             raise saved.error from None
         raise
     result = replace(
@@ -161,25 +161,25 @@ def _apply_patch_once(
         diff=diff,
         files={**result.files, **{c.path: c.new_content for c in changed}},
         results=tuple(
-            _diagnosed(engine, _edit_result(files[c.path], c, result, diffs[c.path]), checks)
+            _diagnosed(ctx, _edit_result(files[c.path], c, result, diffs[c.path]), checks)
             for c in changed
         ),
     )
-    _telemetry_success(engine, parsed, result, fixer_calls, dry_run, started)
+    _telemetry_success(ctx, parsed, result, fixer_calls, dry_run, started)
     for edited in result.results:
-        run_hooks(engine.on_edited, edited)
+        run_hooks(ctx.on_edited, edited)
     return result
 
 
 # ---------------------------------------------------------------------- guard and read
 
 
-def _resolve(engine: EngineParts, parsed: Patch) -> tuple[dict[str, _File], Patch]:
+def _resolve(ctx: PatchParts, parsed: Patch) -> tuple[dict[str, _File], Patch]:
     """Every path through the workspace guard; the patch re-keyed by workspace-relative path."""
     display: dict[str, str] = {}
     files: dict[str, _File] = {}
     for path in parsed.paths():
-        target = engine.workspace.resolve(path)
+        target = ctx.writer.workspace.resolve(path)
         display[path] = target.display
         files.setdefault(target.display, _File(target, FileSnapshot(exists=False)))
     for op in parsed.operations:
@@ -202,35 +202,37 @@ def _resolve(engine: EngineParts, parsed: Patch) -> tuple[dict[str, _File], Patc
     return files, replace(parsed, operations=operations)
 
 
-def _read_all(engine: EngineParts, files: dict[str, _File]) -> None:
-    with _locked(engine, files.values()):
+def _read_all(ctx: PatchParts, files: dict[str, _File]) -> None:
+    with _locked(ctx, files.values()):
         for file in files.values():
-            file.snapshot = _read(engine, file.target)
-            if engine.read_tracker is not None and file.snapshot.exists:
-                engine.read_tracker.check(
+            file.snapshot = _read(ctx, file.target)
+            if ctx.writer.read_tracker is not None and file.snapshot.exists:
+                ctx.writer.read_tracker.check(
                     os.fspath(file.target.real), file.snapshot.sha256, display=file.target.display
                 )
 
 
-def _read(engine: EngineParts, target: Target) -> FileSnapshot:
-    return engine.files.read(target.real, display=target.display, max_bytes=engine.max_file_bytes)
+def _read(ctx: PatchParts, target: Target) -> FileSnapshot:
+    return ctx.writer.files.read(
+        target.real, display=target.display, max_bytes=ctx.writer.max_file_bytes
+    )
 
 
-def _locked(engine: EngineParts, files: Sequence[_File] | Any) -> Any:
+def _locked(ctx: PatchParts, files: Sequence[_File] | Any) -> Any:
     """Every file's lock, taken in one global order so two patches naming the same files
     cannot deadlock."""
-    return engine._locks.hold_all((file.target.real, file.target.display) for file in files)
+    return ctx.writer.hold_all(file.target for file in files)
 
 
 # ---------------------------------------------------------------------- the fixer
 
 
 def _fixer_hook(
-    engine: EngineParts, instruction: str | None, calls: dict[tuple[str, int], FixerCall]
+    ctx: PatchParts, instruction: str | None, calls: dict[tuple[str, int], FixerCall]
 ) -> Any:
     """A hunk fixer: ask the LLM for a corrected before-text; trust it only when the cascade
     places it and it makes the hunk's change (the same checks as for ``edit``)."""
-    fixer = engine.fixer
+    fixer = ctx.fixer
     assert fixer is not None
 
     def fix(path: str, content: str, hunk: Hunk, error: NoMatch) -> TextEdit | None:
@@ -258,7 +260,7 @@ def _fixer_hook(
         call.latency_ms = correction.latency_ms
         call.input_tokens, call.output_tokens = correction.input_tokens, correction.output_tokens
         call.cache_hit = correction.cache_hit
-        why = _why_not(engine, content, hunk, error, correction)
+        why = _why_not(ctx, content, hunk, error, correction)
         if isinstance(why, tuple):
             call.refusal_reason, reason = why
             call.outcome, call.note = "failed_validation", reason
@@ -271,7 +273,7 @@ def _fixer_hook(
 
 
 def _why_not(
-    engine: EngineParts, content: str, hunk: Hunk, error: NoMatch, correction: Any
+    ctx: PatchParts, content: str, hunk: Hunk, error: NoMatch, correction: Any
 ) -> TextEdit | tuple[str, str]:
     """The checked edit, or why the correction is refused: (a stable code, the sentence)."""
     wanted = to_lf(hunk.after)
@@ -290,7 +292,7 @@ def _why_not(
     if search == replacement:
         return "search_equals_replace", "its search and replace are identical"
     try:
-        edit: TextEdit = engine.cascade.edit(content, search, replacement)
+        edit: TextEdit = ctx.cascade.edit(content, search, replacement)
     except MatchError as failure:
         first = failure.message.splitlines()[0] if failure.message else failure.code
         return (
@@ -299,7 +301,7 @@ def _why_not(
         )
     if edit.no_change:
         return "changes_nothing_elsewhere", "it changes nothing"
-    unrelated = engine.fixer_guard.why_unrelated(
+    unrelated = ctx.fixer_guard.why_unrelated(
         old_string=hunk.before,
         new_string=hunk.after,
         search=search,
@@ -314,26 +316,26 @@ def _why_not(
 
 
 def _confirmed(
-    engine: EngineParts,
+    ctx: PatchParts,
     files: dict[str, _File],
     result: PatchResult,
     changed: list[FileChange],
     diff: str,
 ) -> list[FileChange]:
     """The changes the ``confirm`` callback approved (one question for the whole patch)."""
-    assert engine.confirm is not None
+    assert ctx.confirm is not None
     first = changed[0]
     single = len(changed) == 1
     request = ConfirmRequest(
         file_path=", ".join(change.path for change in changed),
-        absolute_path=os.fspath(files[first.path].target.absolute if single else engine.root),
+        absolute_path=os.fspath(files[first.path].target.absolute if single else ctx.root),
         diff=diff,
         summary=_summary(result, changed, dry_run=False, preview=True),
         old_text=(first.old_content or "") if single else "",
         new_text=(first.new_content or "") if single else "",
         created=single and first.old_content is None,
     )
-    decision = Decision.of(resolve_sync(engine.confirm(request), "confirm"))
+    decision = Decision.of(resolve_sync(ctx.confirm(request), "confirm"))
     if decision.action == "reject":
         why = f" ({decision.reason})" if decision.reason else ""
         raise EditRejected(
@@ -355,7 +357,7 @@ def _confirmed(
 
 
 def _commit(
-    engine: EngineParts, files: dict[str, _File], changed: list[FileChange], strategy: str
+    ctx: PatchParts, files: dict[str, _File], changed: list[FileChange], strategy: str
 ) -> tuple[str, ...]:
     """Write every change under every lock, journaled ahead as one group (one undo step
     takes the patch back); on any failure every file already written is put back."""
@@ -363,11 +365,11 @@ def _commit(
     links = [step.file for step in steps if step.file.link and step.data is None]
     steps = [step for step in steps if not (step.file.link and step.data is None)]
     group = transaction.new_group()
-    with _locked(engine, [step.file for step in steps]):
+    with _locked(ctx, [step.file for step in steps]):
         writes = []
         for step in steps:
             target, snapshot = step.file.target, step.file.snapshot
-            current = _read(engine, target)
+            current = _read(ctx, target)
             if current.sha256 != snapshot.sha256:
                 raise _ChangedWhilePreparing(
                     StaleFile(
@@ -377,7 +379,7 @@ def _commit(
                         hint="Read the file again and redo the patch against its current content.",
                     )
                 )
-            parts = engine.files.parts_of(target.real)[1]
+            parts = ctx.writer.files.parts_of(target.real)[1]
             writes.append(
                 transaction.FileWrite(
                     target=target,
@@ -391,7 +393,7 @@ def _commit(
                     group=group,
                     folders=0
                     if snapshot.exists or step.data is None
-                    else len(transaction.missing_folders(engine, parts, target.display)),
+                    else len(transaction.missing_folders(ctx.writer, parts, target.display)),
                 )
             )
 
@@ -402,24 +404,24 @@ def _commit(
             )
 
         _, notes = transaction.commit(
-            engine,
+            ctx.writer,
             writes,
             operation="patch",
             group=group,
             on_failure=rolled_back,
         )
-    return notes + tuple(_remove_link(engine, file) for file in links)
+    return notes + tuple(_remove_link(ctx, file) for file in links)
 
 
-def _remove_link(engine: EngineParts, file: _File) -> str:
+def _remove_link(ctx: PatchParts, file: _File) -> str:
     """Remove the symbolic link ``file`` names (never the file it leads to); a note, since
     the journal keeps bytes, not links, and undo cannot bring the link back."""
     lexical = file.target.absolute
     display = file.target.display
     parent = Path(os.path.realpath(lexical.parent))
     try:
-        parts = parent.relative_to(engine.workspace.real_root).parts
-        with engine.files.directory(tuple(parts), display=display) as folder:
+        parts = parent.relative_to(ctx.writer.workspace.real_root).parts
+        with ctx.writer.files.directory(tuple(parts), display=display) as folder:
             info = os.stat(lexical.name, dir_fd=folder.fd, follow_symlinks=False)
             if not stat.S_ISLNK(info.st_mode):
                 raise StaleFile(
@@ -451,16 +453,16 @@ def _changed_during(target: Target) -> transaction.Stale:
     return stale
 
 
-def _check_sizes(engine: EngineParts, changed: list[FileChange]) -> None:
+def _check_sizes(ctx: PatchParts, changed: list[FileChange]) -> None:
     """A patch writes no file an edit could not then read: the edit size limit holds."""
     for change in changed:
         if change.new_content is None:
             continue
         size = len(change.new_content.encode("utf-8", "surrogatepass"))
-        if size > engine.max_file_bytes:
+        if size > ctx.writer.max_file_bytes:
             raise FileTooLarge(
                 f"The patch would make {change.path} {size:,} bytes, over the "
-                f"{engine.max_file_bytes:,}-byte limit for editing; nothing was written.",
+                f"{ctx.writer.max_file_bytes:,}-byte limit for editing; nothing was written.",
                 path=change.path,
                 hint="Split the content over smaller files, or raise max_file_bytes.",
             )
@@ -596,14 +598,12 @@ def syntax_checks(
     return checks
 
 
-def _diagnosed(
-    engine: EngineParts, edited: EditResult, checks: dict[str, SyntaxCheck]
-) -> EditResult:
+def _diagnosed(ctx: PatchParts, edited: EditResult, checks: dict[str, SyntaxCheck]) -> EditResult:
     """``edited`` with its syntax check's problems and what the language servers said."""
     check = checks.get(edited.file_path)
     if check is not None:
         edited = replace(edited, diagnostics=check.introduced, diagnostics_note=check.note)
-    return engine._with_server_diagnostics(edited)
+    return ctx.server_diagnostics(edited)
 
 
 def _hunk_state(path: str, dry_run: bool, hunk: Hunk | None = None) -> EditState:
@@ -621,14 +621,14 @@ def _hunks_by_place(parsed: Patch) -> dict[tuple[str, int], Hunk]:
 
 
 def _telemetry_success(
-    engine: EngineParts,
+    ctx: PatchParts,
     parsed: Patch,
     result: PatchResult,
     calls: dict[tuple[str, int], FixerCall],
     dry_run: bool,
     started: float,
 ) -> None:
-    if not engine._observers:
+    if not ctx.observers:
         return
     elapsed = (time.perf_counter() - started) * 1000
     parsed_hunks = _hunks_by_place(parsed)
@@ -641,19 +641,19 @@ def _telemetry_success(
         state.replacements = 0 if hunk.no_change else 1
         state.corrected_by_fixer = hunk.corrected_by_fixer
         state.duration_ms = elapsed / max(1, len(result.hunks))
-        notify(engine._observers, "edit_started", state)
-        notify(engine._observers, "edit_finished", state)
+        notify(ctx.observers, "edit_started", state)
+        notify(ctx.observers, "edit_finished", state)
 
 
 def _telemetry_failure(
-    engine: EngineParts,
+    ctx: PatchParts,
     parsed: Patch,
     error: PatchFailed,
     calls: dict[tuple[str, int], FixerCall],
     dry_run: bool,
     started: float,
 ) -> None:
-    if not engine._observers:
+    if not ctx.observers:
         return
     # An operation's own failure names the operation's line, which no hunk starts on.
     hunk = _hunks_by_place(parsed).get((error.path, error.line or 0))
@@ -664,5 +664,5 @@ def _telemetry_failure(
     state.outcome = "error"
     state.error_code = cause.code
     state.duration_ms = (time.perf_counter() - started) * 1000
-    notify(engine._observers, "edit_started", state)
-    notify(engine._observers, "edit_finished", state)
+    notify(ctx.observers, "edit_started", state)
+    notify(ctx.observers, "edit_finished", state)

@@ -1,17 +1,14 @@
 """Undo (and redo) from the write journal: put files back exactly as they were.
 
-``engine.undo(path=None, steps=1)`` reverses the newest writes still in effect — the
+``writer.undo(path=None, steps=1)`` reverses the newest writes still in effect — the
 newest anywhere in the workspace, or the newest of one file. A write is reversed only if
 the file still has the sha256 the journal recorded after it: otherwise someone changed it
 since, and the undo is refused with :class:`~editengine.StaleFile` naming the file,
 before anything is written. Every step is checked first (all or nothing on a refusal);
-then every step is committed through the write transaction (``engine/_transaction.py``):
+then every step is committed through the write transaction (``journal/_transaction.py``):
 journaled ahead, each file checked at the last moment and written atomically, all put back
-if any write fails, and journaled as ``undo`` entries, which ``engine.redo()`` can reverse in
+if any write fails, and journaled as ``undo`` entries, which ``writer.redo()`` can reverse in
 turn (until the file is edited again).
-
-Why one long module: choosing the steps, checking them and describing what was restored
-belong to one operation.
 """
 
 from __future__ import annotations
@@ -20,8 +17,6 @@ import hashlib
 import logging
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 from editengine._diff import unified_diff
 from editengine._errors import (
@@ -33,89 +28,18 @@ from editengine._errors import (
     StaleFile,
     UnsupportedEncoding,
 )
-from editengine._journal import Journal, JournalEntry
-from editengine.engine import _transaction as transaction
-from editengine.engine._parts import EngineParts
-from editengine.files import FileSnapshot, Target
+from editengine.files import FileSnapshot, Target, Workspace, WorkspaceDir
+from editengine.journal import _recovery as recovery
+from editengine.journal import _transaction as transaction
+from editengine.journal._journal import Journal
+from editengine.journal._records import JournalEntry
+from editengine.journal._undo_results import RestoredFile, UndoResult
+from editengine.journal._writer import FileWriter
 
 _PLAN_ATTEMPTS = 5
 _NO_LIMIT = 1 << 62  # undo restores whatever size the journal recorded
 
 logger = logging.getLogger("editengine")
-
-
-@dataclass(frozen=True)
-class RestoredFile:
-    """One reversed write: ``file_path`` went from ``hash_before`` back to ``hash_after``."""
-
-    file_path: str
-    reversed_entry: JournalEntry
-    hash_before: str | None
-    hash_after: str | None
-    diff: str
-
-    @property
-    def deleted(self) -> bool:
-        return self.hash_after is None
-
-    @property
-    def created(self) -> bool:
-        return self.hash_before is None
-
-    def describe(self, operation: str) -> str:
-        what = self.reversed_entry.summary or f"{self.reversed_entry.operation} of {self.file_path}"
-        if operation == "redo":
-            return f"Redid in {self.file_path}: {what}"
-        if self.deleted:
-            return f"Deleted {self.file_path}, which the undone write had created ({what})"
-        return f"Restored {self.file_path} to its content before: {what}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "file_path": self.file_path,
-            "reversed": self.reversed_entry.to_dict(),
-            "hash_before": self.hash_before,
-            "hash_after": self.hash_after,
-            "deleted": self.deleted,
-            "created": self.created,
-            "diff": self.diff,
-        }
-
-
-@dataclass(frozen=True)
-class UndoResult:
-    """What ``engine.undo()`` / ``engine.redo()`` did, newest reversed write first."""
-
-    operation: str
-    restored: tuple[RestoredFile, ...]
-    notes: tuple[str, ...] = field(default=())
-
-    @property
-    def summary(self) -> str:
-        verb = "Undid" if self.operation == "undo" else "Redid"
-        count = len(self.restored)
-        files = sorted({item.file_path for item in self.restored})
-        return f"{verb} {count} write{'s' if count != 1 else ''}: {', '.join(files)}"
-
-    @property
-    def files(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(item.file_path for item in self.restored))
-
-    def text(self) -> str:
-        """What a model or a person reads: summary, one line per step, then the diffs."""
-        parts = [self.summary + "."]
-        parts.extend(item.describe(self.operation) + "." for item in self.restored)
-        parts.extend(self.notes)
-        parts.extend(item.diff.rstrip("\n") for item in self.restored if item.diff)
-        return "\n\n".join(parts)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "operation": self.operation,
-            "summary": self.summary,
-            "restored": [item.to_dict() for item in self.restored],
-            "notes": list(self.notes),
-        }
 
 
 def candidates(
@@ -144,49 +68,9 @@ def candidates(
     return chosen
 
 
-def record_write(
-    engine: EngineParts,
-    target: Target,
-    before: bytes | None,
-    after: bytes | None,
-    *,
-    strategy: str | None,
-    operation: str,
-    summary: str,
-    mode: int | None = None,
-    reverses: str | None = None,
-    group: str | None = None,
-) -> tuple[str, ...]:
-    """Journal one write that succeeded; notes for the result (empty when all went well).
-
-    Writes that belong together (the files of one patch) pass the same ``group``: one undo
-    step then reverses all of them."""
-    journal = engine.journal
-    if journal is None:
-        return ()
-    try:
-        journal.record(
-            target.display,
-            before,
-            after,
-            strategy=strategy,
-            operation=operation,
-            summary=summary,
-            real=_relative_real(engine, target),
-            mode=mode,
-            target=reverses,
-            group=group,
-        )
-    except JournalError as error:
-        logger.warning("could not journal the write of %s: %s", target.display, error)
-        return (
-            f"The write of {target.display} succeeded but could not be recorded in the undo "
-            f"journal ({error.message}); it cannot be undone with editengine.",
-        )
-    return ()
-
-
-def undoable(engine: EngineParts, entries: Sequence[JournalEntry]) -> set[str]:
+def undoable(
+    workspace: Workspace, files: WorkspaceDir, entries: Sequence[JournalEntry]
+) -> set[str]:
     """The ids of the entries an undo would restore now: in effect, restorable, their
     path still leading to the file written, that file still as the newest write of it in
     effect left it (older writes of the file are reached by undoing the newer first), and
@@ -196,7 +80,7 @@ def undoable(engine: EngineParts, entries: Sequence[JournalEntry]) -> set[str]:
     accepted: set[str] = set()
     for entry in found:  # newest first
         if entry.real not in now:
-            now[entry.real] = _hash_now(engine, entry)
+            now[entry.real] = _hash_now(workspace, files, entry)
         restorable = entry.before_sha256 is None or entry.restore is not None
         if restorable and now[entry.real] == entry.after_sha256:
             accepted.add(entry.id)
@@ -207,40 +91,40 @@ def undoable(engine: EngineParts, entries: Sequence[JournalEntry]) -> set[str]:
     return {e.id for e in found if e.id in accepted and e.group not in refused_groups}
 
 
-def _hash_now(engine: EngineParts, entry: JournalEntry) -> str | None:
+def _hash_now(workspace: Workspace, files: WorkspaceDir, entry: JournalEntry) -> str | None:
     """The sha256 of the file ``entry`` wrote as it is now (``None``: no file; a text that
     matches no hash when the path leads elsewhere or cannot be read)."""
     try:
-        target = engine.workspace.resolve(entry.path)
-        if _relative_real(engine, target) != entry.real:
+        target = workspace.resolve(entry.path)
+        if target.real.relative_to(workspace.real_root).as_posix() != entry.real:
             return "elsewhere"
-        snapshot = _snapshot(engine, target)
+        snapshot = _snapshot(files, target)
     except EditError:
         return "unreadable"
     return _sha(snapshot.data) if snapshot.exists else None
 
 
-def recover_interrupted(engine: EngineParts) -> None:
+def recover_interrupted(writer: FileWriter) -> None:
     """Settle the groups of writes a crashed process left half-done (at engine start):
     each file all old or all new again. Never fails the caller: what cannot be settled now
     is logged and left for the next undo."""
     try:
-        transaction.recover(engine)
+        recovery.recover(writer)
     except (EditError, OSError) as error:
         logger.warning("could not settle interrupted writes: %s", error)
 
 
 def list_entries(
-    engine: EngineParts, *, path: str | os.PathLike[str] | None = None
+    writer: FileWriter, *, path: str | os.PathLike[str] | None = None
 ) -> list[JournalEntry]:
     """The journal's entries (of ``path`` when given), oldest first."""
-    journal = _journal(engine)
-    real = _real_key(engine, path) if path is not None else None
+    journal = _journal(writer)
+    real = _real_key(writer, path) if path is not None else None
     return [entry for entry in journal.entries() if real is None or entry.real == real]
 
 
 def reverse(
-    engine: EngineParts,
+    writer: FileWriter,
     *,
     path: str | os.PathLike[str] | None = None,
     steps: int = 1,
@@ -249,21 +133,21 @@ def reverse(
     """Undo (or redo) the newest ``steps`` writes still in effect; see the module docstring."""
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
         raise BadRequest(f"steps must be a positive integer, got {steps!r}.")
-    journal = _journal(engine)
-    transaction.recover(engine)  # a group of writes cut short by a crash is settled first
-    real = _real_key(engine, path) if path is not None else None
+    journal = _journal(writer)
+    recovery.recover(writer)  # a group of writes cut short by a crash is settled first
+    real = _real_key(writer, path) if path is not None else None
     operation = "redo" if redo else "undo"
     for _ in range(_PLAN_ATTEMPTS):
         chosen = _choose(journal.entries(), redo=redo, real=real, steps=steps, path=path)
-        targets = _targets(engine, chosen)
-        with engine._locks.hold_all((t.real, t.display) for t in targets.values()):
+        targets = _targets(writer, chosen)
+        with writer.hold_all(targets.values()):
             # Writes may have landed while we waited for the locks: decide again, and go on
             # only if the same files are concerned (their locks are the ones we hold).
             again = _choose(journal.entries(), redo=redo, real=real, steps=steps, path=path)
             if [entry.id for entry in again] != [entry.id for entry in chosen]:
                 continue
-            planned, modes = _check(engine, chosen, targets)
-            writes = _writes(engine, planned, targets, modes, operation)
+            planned, modes = _check(writer, chosen, targets)
+            writes = _writes(writer, planned, targets, modes, operation)
 
             def rolled_back(error: EditError, restored: int) -> None:
                 error.add_note_for_agent(
@@ -272,7 +156,7 @@ def reverse(
                 )
 
             _, notes = transaction.commit(
-                engine,
+                writer,
                 writes,
                 operation=operation,
                 group=transaction.new_group(),
@@ -282,7 +166,7 @@ def reverse(
             for (entry, before, after), write in zip(planned, writes, strict=True):
                 if after is None and entry.folders:
                     transaction.remove_empty_folders(
-                        engine, transaction.created_by(engine, write.target, entry)
+                        writer, transaction.created_by(writer, write.target, entry)
                     )
                 restored.append(_restored(write.target, entry, before, after))
             return UndoResult(operation=operation, restored=tuple(restored), notes=notes)
@@ -293,7 +177,7 @@ def reverse(
 
 
 def _writes(
-    engine: EngineParts,
+    writer: FileWriter,
     planned: Sequence[tuple[JournalEntry, bytes | None, bytes | None]],
     targets: dict[str, Target],
     modes: dict[str, int | None],
@@ -307,7 +191,7 @@ def _writes(
         group = None
         if entry.group is not None:
             group = groups.setdefault(entry.group, transaction.new_group())
-        parts = engine.files.parts_of(target.real)[1]
+        parts = writer.files.parts_of(target.real)[1]
         creates = before is None and after is not None
         writes.append(
             transaction.FileWrite(
@@ -322,7 +206,7 @@ def _writes(
                 not_text=lambda target=target: _no_longer_text(target),  # type: ignore[misc]  # a default argument binds each target: mypy cannot type a lambda's default
                 reverses=entry.id,
                 group=group,
-                folders=len(transaction.missing_folders(engine, parts, target.display))
+                folders=len(transaction.missing_folders(writer, parts, target.display))
                 if creates
                 else 0,
             )
@@ -365,8 +249,8 @@ def _restored(
 # ---------------------------------------------------------------------- helpers
 
 
-def _journal(engine: EngineParts) -> Journal:
-    journal = engine.journal
+def _journal(writer: FileWriter) -> Journal:
+    journal = writer.journal
     if journal is None:
         raise JournalError(
             "This engine keeps no undo journal (journal=False), so there is nothing to undo.",
@@ -375,13 +259,9 @@ def _journal(engine: EngineParts) -> Journal:
     return journal
 
 
-def _real_key(engine: EngineParts, path: str | os.PathLike[str]) -> str:
-    target = engine.workspace.resolve(path)
-    return _relative_real(engine, target)
-
-
-def _relative_real(engine: EngineParts, target: Target) -> str:
-    return target.real.relative_to(engine.workspace.real_root).as_posix()
+def _real_key(writer: FileWriter, path: str | os.PathLike[str]) -> str:
+    target = writer.workspace.resolve(path)
+    return writer.relative_real(target)
 
 
 def _choose(
@@ -429,16 +309,16 @@ def _steps(found: Sequence[JournalEntry]) -> list[list[JournalEntry]]:
     return steps
 
 
-def _targets(engine: EngineParts, chosen: Sequence[JournalEntry]) -> dict[str, Target]:
+def _targets(writer: FileWriter, chosen: Sequence[JournalEntry]) -> dict[str, Target]:
     """Each file concerned, through the workspace guard, keyed by its real relative path."""
     targets: dict[str, Target] = {}
     for entry in chosen:
         if entry.real in targets:
             continue
-        target = engine.workspace.resolve(entry.path)
-        if _relative_real(engine, target) != entry.real:
+        target = writer.workspace.resolve(entry.path)
+        if writer.relative_real(target) != entry.real:
             raise StaleFile(
-                f"{entry.path} now leads to another file ({_relative_real(engine, target)}) "
+                f"{entry.path} now leads to another file ({writer.relative_real(target)}) "
                 f"than the one written ({entry.real}); nothing was restored.",
                 path=entry.path,
                 hint="A symbolic link on that path changed. Restore the file by hand.",
@@ -448,14 +328,14 @@ def _targets(engine: EngineParts, chosen: Sequence[JournalEntry]) -> dict[str, T
 
 
 def _check(
-    engine: EngineParts, chosen: Sequence[JournalEntry], targets: dict[str, Target]
+    writer: FileWriter, chosen: Sequence[JournalEntry], targets: dict[str, Target]
 ) -> tuple[list[tuple[JournalEntry, bytes | None, bytes | None]], dict[str, int | None]]:
     """Every step's (entry, bytes now, bytes after reversing) and each file's permission
     bits now, or StaleFile before any write."""
     state: dict[str, bytes | None] = {}
     modes: dict[str, int | None] = {}
     for key, target in targets.items():
-        snapshot = _snapshot(engine, target)
+        snapshot = _snapshot(writer.files, target)
         state[key] = snapshot.data if snapshot.exists else None
         modes[key] = snapshot.mode
     planned: list[tuple[JournalEntry, bytes | None, bytes | None]] = []
@@ -493,9 +373,9 @@ def _stale(
     )
 
 
-def _snapshot(engine: EngineParts, target: Target) -> FileSnapshot:
+def _snapshot(files: WorkspaceDir, target: Target) -> FileSnapshot:
     try:
-        return engine.files.read(target.real, display=target.display, max_bytes=_NO_LIMIT)
+        return files.read(target.real, display=target.display, max_bytes=_NO_LIMIT)
     except (BinaryFile, UnsupportedEncoding) as error:
         raise _no_longer_text(target) from error
 

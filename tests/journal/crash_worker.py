@@ -9,9 +9,9 @@ import sys
 
 
 def main(root: str, journal_dir: str, lock_dir: str) -> None:
-    from editengine import _journal as journal_module
-    from editengine._journal import Journal
     from editengine.engine import EditEngine
+    from editengine.journal import Journal
+    from editengine.journal import _store as journal_module
 
     real_write = os.write
 

@@ -12,10 +12,10 @@ held:
 3. a failure on any file puts back every file already written, last first, and drops the
    intent; success appends the entries in one write and drops the intent.
 
-A process killed during step 2 leaves the intent on disk, unlocked. :func:`recover`
-(run when an engine starts, and before an undo) finds it: if every file already holds its
-new bytes the entries are journaled (the group becomes one undo step); otherwise every
-file written is put back, so each file of the group is all old or all new.
+A process killed during step 2 leaves the intent on disk, unlocked:
+:func:`editengine.journal._recovery.recover` settles it. Every function here takes the
+engine's :class:`~editengine.journal._writer.FileWriter` (its files, locks, journal and
+read tracker), never the engine.
 """
 
 from __future__ import annotations
@@ -32,13 +32,14 @@ from editengine._errors import (
     BinaryFile,
     EditError,
     JournalError,
-    StaleFile,
     UnsupportedEncoding,
     WriteFailed,
 )
-from editengine._journal import Intent, Journal, JournalEntry
-from editengine.engine._parts import EngineParts
 from editengine.files import AnchoredDir, MissingFolder, Target
+from editengine.journal._intents import Intent
+from editengine.journal._journal import Journal
+from editengine.journal._records import JournalEntry
+from editengine.journal._writer import FileWriter
 
 logger = logging.getLogger("editengine")
 
@@ -74,7 +75,7 @@ def new_group() -> str:
 
 
 def commit(
-    engine: EngineParts,
+    writer: FileWriter,
     writes: Sequence[FileWrite],
     *,
     operation: str,
@@ -85,12 +86,12 @@ def commit(
     entries appended and notes for the result. ``group`` names the intent (each entry's
     own group is its write's). ``on_failure(error, restored)`` may add to the error of a
     failed write before it is raised."""
-    journal = engine.journal
+    journal = writer.journal
     notes: list[str] = []
     intent: Intent | None = None
     if journal is not None:
         try:
-            entries = [_entry(engine, journal, write, operation) for write in writes]
+            entries = [_entry(writer, journal, write, operation) for write in writes]
             intent = journal.begin(group, entries)
         except JournalError as error:
             notes.extend(_unjournaled(writes, error))
@@ -99,7 +100,7 @@ def commit(
     try:
         for write in writes:
             try:
-                done.append((write, write_file(engine, write)))
+                done.append((write, write_file(writer, write)))
             except OSError as failure:  # the file layer maps its own; this is a last net
                 raise WriteFailed(
                     f"Could not write {write.target.display}: {failure.strerror or failure}.",
@@ -107,7 +108,7 @@ def commit(
                     hint="Check free disk space and permissions, then retry.",
                 ) from failure
     except BaseException as error:
-        restored = _take_back(engine, done)
+        restored = _take_back(writer, done)
         if intent is not None and journal is not None:
             if restored == len(done):
                 with contextlib.suppress(JournalError, OSError):
@@ -123,16 +124,16 @@ def commit(
             appended = journal.commit(intent)
         except JournalError as error:
             notes.extend(_unjournaled(writes, error))
-    _track(engine, writes)
+    _track(writer, writes)
     return appended, tuple(dict.fromkeys(notes))
 
 
-def write_file(engine: EngineParts, write: FileWrite) -> list[tuple[str, ...]]:
+def write_file(writer: FileWriter, write: FileWrite) -> list[tuple[str, ...]]:
     """Replace (or delete) one file, right after checking that it still holds
     ``write.before``; the folders created for it (outermost first)."""
     target = write.target
-    name, parts = engine.files.parts_of(target.real)
-    created = [] if write.before is not None else missing_folders(engine, parts, target.display)
+    name, parts = writer.files.parts_of(target.real)
+    created = [] if write.before is not None else missing_folders(writer, parts, target.display)
 
     def still_same(folder: AnchoredDir) -> None:
         current = last_look(folder, name, target.display)
@@ -142,7 +143,7 @@ def write_file(engine: EngineParts, write: FileWrite) -> list[tuple[str, ...]]:
             raise write.stale(current)
 
     try:
-        with engine.files.directory(
+        with writer.files.directory(
             parts, display=target.display, create=write.after is not None and bool(created)
         ) as folder:
             if write.after is None:
@@ -176,52 +177,52 @@ def last_look(folder: AnchoredDir, name: str, display: str) -> bytes | None:
 
 
 def missing_folders(
-    engine: EngineParts, parts: tuple[str, ...], display: str
+    writer: FileWriter, parts: tuple[str, ...], display: str
 ) -> list[tuple[str, ...]]:
     """The folders on ``parts`` that do not exist yet (outermost first)."""
     for depth in range(1, len(parts) + 1):
         try:
-            with engine.files.directory(parts[:depth], display=display):
+            with writer.files.directory(parts[:depth], display=display):
                 pass
         except MissingFolder:
             return [parts[:end] for end in range(depth, len(parts) + 1)]
     return []
 
 
-def remove_empty_folders(engine: EngineParts, folders: Sequence[tuple[str, ...]]) -> None:
+def remove_empty_folders(writer: FileWriter, folders: Sequence[tuple[str, ...]]) -> None:
     """Remove ``folders`` (outermost first in the list), innermost first, if still empty."""
     for parts in reversed(folders):
         display = "/".join(parts)
         with (
             contextlib.suppress(OSError, EditError, MissingFolder),
-            engine.files.directory(parts[:-1], display=display) as parent,
+            writer.files.directory(parts[:-1], display=display) as parent,
         ):
             os.rmdir(parts[-1], dir_fd=parent.fd)
 
 
-def created_by(engine: EngineParts, target: Target, entry: JournalEntry) -> list[tuple[str, ...]]:
+def created_by(writer: FileWriter, target: Target, entry: JournalEntry) -> list[tuple[str, ...]]:
     """The folders the write of ``entry`` created on the path of ``target`` (outermost
     first): its innermost ``entry.folders`` folders."""
-    parts = engine.files.parts_of(target.real)[1]
+    parts = writer.files.parts_of(target.real)[1]
     count = min(entry.folders, len(parts))
     return [parts[:end] for end in range(len(parts) - count + 1, len(parts) + 1)]
 
 
-def _take_back(engine: EngineParts, done: list[tuple[FileWrite, list[tuple[str, ...]]]]) -> int:
+def _take_back(writer: FileWriter, done: list[tuple[FileWrite, list[tuple[str, ...]]]]) -> int:
     """Put back every file already written, last first; how many were put back."""
     restored = 0
     for write, created in reversed(done):
-        if _put(engine, write.target, write.before, write.mode):
-            remove_empty_folders(engine, created)
+        if put(writer, write.target, write.before, write.mode):
+            remove_empty_folders(writer, created)
             restored += 1
     return restored
 
 
-def _put(engine: EngineParts, target: Target, data: bytes | None, mode: int | None) -> bool:
+def put(writer: FileWriter, target: Target, data: bytes | None, mode: int | None) -> bool:
     """Write ``data`` (``None``: delete) without checks (the lock is held); success."""
-    name, parts = engine.files.parts_of(target.real)
+    name, parts = writer.files.parts_of(target.real)
     try:
-        with engine.files.directory(
+        with writer.files.directory(
             parts, display=target.display, create=data is not None
         ) as folder:
             if data is None:
@@ -235,7 +236,7 @@ def _put(engine: EngineParts, target: Target, data: bytes | None, mode: int | No
     return True
 
 
-def _entry(engine: EngineParts, journal: Journal, write: FileWrite, operation: str) -> JournalEntry:
+def _entry(writer: FileWriter, journal: Journal, write: FileWrite, operation: str) -> JournalEntry:
     return journal.entry(
         write.target.display,
         write.before,
@@ -243,7 +244,7 @@ def _entry(engine: EngineParts, journal: Journal, write: FileWrite, operation: s
         strategy=write.strategy,
         operation=operation,
         summary=write.summary,
-        real=relative_real(engine, write.target),
+        real=writer.relative_real(write.target),
         mode=write.mode,
         target=write.reverses,
         group=write.group,
@@ -252,12 +253,8 @@ def _entry(engine: EngineParts, journal: Journal, write: FileWrite, operation: s
     )
 
 
-def relative_real(engine: EngineParts, target: Target) -> str:
-    return target.real.relative_to(engine.workspace.real_root).as_posix()
-
-
-def _track(engine: EngineParts, writes: Sequence[FileWrite]) -> None:
-    tracker = engine.read_tracker
+def _track(writer: FileWriter, writes: Sequence[FileWrite]) -> None:
+    tracker = writer.read_tracker
     if tracker is None:
         return
     for write in writes:
@@ -277,78 +274,3 @@ def _unjournaled(writes: Sequence[FileWrite], error: JournalError) -> list[str]:
         f"({error.message}); it cannot be undone with editengine."
         for name in names
     ]
-
-
-# ---------------------------------------------------------------------- recovery
-
-
-def recover(engine: EngineParts) -> int:
-    """Finish the groups of writes whose writer died half-way (see the module docstring);
-    how many were settled. Never raises for a group it cannot settle: it stays for later."""
-    journal = engine.journal
-    if journal is None:
-        return 0
-    settled = 0
-    for intent in journal.pending():
-        try:
-            _settle(engine, journal, intent)
-            settled += 1
-        except (EditError, OSError) as error:
-            logger.warning("could not settle the interrupted writes %s: %s", intent.group, error)
-        finally:
-            intent.release()
-    return settled
-
-
-def _settle(engine: EngineParts, journal: Journal, intent: Intent) -> None:
-    chains: dict[str, list[JournalEntry]] = {}
-    targets: dict[str, Target] = {}
-    for entry in intent.entries:
-        chains.setdefault(entry.real, []).append(entry)
-        if entry.real not in targets:
-            target = engine.workspace.resolve(entry.path)
-            if relative_real(engine, target) != entry.real:
-                raise StaleFile(f"{entry.path} now leads to another file.", path=entry.path)
-            targets[entry.real] = target
-    with engine._locks.hold_all((t.real, t.display) for t in targets.values()):
-        if not intent.file.exists():
-            return  # settled by another process meanwhile
-        now = {real: _current(engine, target) for real, target in targets.items()}
-        if all(_sha(now[real]) == chain[-1].after_sha256 for real, chain in chains.items()):
-            journal.commit(intent, check_journaled=True)  # every file is new: keep it
-            return
-        # Every file's old bytes first: one changed by someone else since leaves them all.
-        olds: dict[str, bytes | None] = {}
-        for real, chain in chains.items():
-            data = now[real]
-            for entry in reversed(chain):
-                if _sha(data) == entry.after_sha256:
-                    data = entry.restores(data)
-                elif _sha(data) != entry.before_sha256:
-                    raise StaleFile(
-                        f"{entry.path} was changed by another program after an interrupted "
-                        "write; the files of that write were left as they are.",
-                        path=entry.path,
-                    )
-            olds[real] = data
-        for real, data in olds.items():
-            if data == now[real]:
-                continue
-            chain = chains[real]
-            if not _put(engine, targets[real], data, chain[0].mode):
-                raise StaleFile(f"{chain[0].path} could not be put back.", path=chain[0].path)
-            if data is None:
-                remove_empty_folders(engine, created_by(engine, targets[real], chain[0]))
-        journal.abandon(intent)
-
-
-def _current(engine: EngineParts, target: Target) -> bytes | None:
-    try:
-        snapshot = engine.files.read(target.real, display=target.display, max_bytes=_NO_LIMIT)
-    except (BinaryFile, UnsupportedEncoding):
-        return NOT_TEXT
-    return snapshot.data if snapshot.exists else None
-
-
-def _sha(data: bytes | None) -> str | None:
-    return None if data is None else hashlib.sha256(data).hexdigest()

@@ -114,7 +114,7 @@ def test_a_step_whose_entry_has_no_summary_is_described_by_its_operation_and_pat
     write("a.txt", "one\n")
     target = engine.workspace.resolve("a.txt")
     (workspace / "a.txt").write_bytes(b"two\n")
-    engine._record_write(target, b"one\n", b"two\n", strategy=None, operation="edit", summary="")
+    engine._writer.record(target, b"one\n", b"two\n", strategy=None, operation="edit", summary="")
 
     undone = engine.undo()
 
@@ -131,7 +131,7 @@ def test_undoing_a_write_whose_old_bytes_were_not_utf8_restores_them_and_still_s
     write("a.txt", latin1)
     target = engine.workspace.resolve("a.txt")
     (workspace / "a.txt").write_bytes(b"cafe\n")
-    engine._record_write(
+    engine._writer.record(
         target, latin1, b"cafe\n", strategy=None, operation="write", summary="Wrote a.txt"
     )
 

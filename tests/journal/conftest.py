@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from editengine._journal import Journal
 from editengine.engine import EditEngine
+from editengine.journal import Journal
 
 
 @pytest.fixture

@@ -17,8 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from editengine._errors import JournalCorrupt, NothingToUndo, StaleFile
-from editengine._journal import Journal, Reverse
 from editengine.engine import EditEngine
+from editengine.journal import Journal
+from editengine.journal._records import Reverse
 
 HERE = Path(__file__).parent
 
@@ -198,7 +199,7 @@ def test_each_workspace_has_its_own_journal(tmp_path: Path) -> None:
     ).map(lambda value: json.dumps(value).encode()),
 ))  # fmt: skip
 def test_any_line_with_a_valid_checksum_decodes_or_is_reported_corrupt(text: bytes) -> None:
-    from editengine._journal import _decode
+    from editengine.journal._records import decode as _decode
 
     line = hashlib.sha256(text).hexdigest()[:16].encode() + b" " + text
     try:
@@ -300,7 +301,7 @@ def test_an_entry_whose_time_cannot_be_shown_is_corrupt_not_a_crash_of_list(
 def _forged(**fields: object) -> bytes:
     """A journal line with a valid checksum whose body differs from a real entry's by
     ``fields``."""
-    from editengine._journal import _encode
+    from editengine.journal._records import encode as _encode
 
     journal_line = _encode(
         Journal(".").entry("a.py", b"x = 1\n", b"x = 2\n", strategy="exact", group="g1")
@@ -339,7 +340,7 @@ def _forged(**fields: object) -> bytes:
     ],
 )
 def test_every_field_of_an_entry_is_range_checked(fields: dict[str, object]) -> None:
-    from editengine._journal import _decode
+    from editengine.journal._records import decode as _decode
 
     with pytest.raises(JournalCorrupt):
         _decode(_forged(**fields), Path("journal.jsonl"), 1)
@@ -350,7 +351,7 @@ def test_every_field_of_an_entry_is_range_checked(fields: dict[str, object]) -> 
     [{}, {"mode": 0o755}, {"mode": 0}, {"mode": None}, {"folders": 2}, {"path": "é\n.py"}],
 )
 def test_entries_within_range_decode(fields: dict[str, object]) -> None:
-    from editengine._journal import _decode
+    from editengine.journal._records import decode as _decode
 
     entry = _decode(_forged(**fields), Path("journal.jsonl"), 1)
     assert entry.path.endswith(".py")

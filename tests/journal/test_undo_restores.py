@@ -17,7 +17,7 @@ def _delete_as_a_patch_does(engine: EditEngine, name: str) -> None:
     before = path.read_bytes()
     mode = path.stat().st_mode & 0o7777
     path.unlink()
-    engine._record_write(
+    engine._writer.record(
         target, before, None, strategy="udiff", operation="patch", summary=f"Deleted {name}",
         mode=mode, group="p1",
     )  # fmt: skip

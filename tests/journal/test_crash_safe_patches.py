@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from editengine._journal import Intent, Journal
 from editengine.engine import EditEngine
-from editengine.engine import _transaction as transaction
+from editengine.journal import Journal
+from editengine.journal import _transaction as transaction
+from editengine.journal._intents import Intent
 
 NAMES = [f"f{n}.txt" for n in range(5)]
 LINES = 4000  # about 200 KB a file: each write takes a moment worth killing in

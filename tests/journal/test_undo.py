@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from editengine._errors import JournalError, NothingToUndo, StaleFile
-from editengine._journal import Journal
 from editengine.engine import EditEngine
+from editengine.journal import Journal
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
@@ -300,7 +300,7 @@ def _patch_like(engine: EditEngine, changes: dict[str, bytes | None], group: str
                 os.unlink(target.real)
             else:
                 atomic_write(target.real, data, display=name, mode=before.mode)
-            engine._record_write(
+            engine._writer.record(
                 target, before.data if before.exists else None, data,
                 strategy="udiff", operation="patch", summary=f"Patched {name}",
                 mode=before.mode, group=group,
@@ -506,7 +506,7 @@ def test_a_program_ignoring_the_lock_that_writes_during_the_undo_is_not_clobbere
         write("a.py", "x = 1\n")
         engine.edit("a.py", "x = 1", "x = 2")
     path = workspace / "a.py"
-    from editengine.engine import _undo as undo_module
+    from editengine.journal import _undo as undo_module
 
     read_under_lock = undo_module._snapshot
     reads = []

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from editengine._errors import BadRequest, EditError, JournalError, NothingToUndo, StaleFile
-from editengine._journal import JournalEntry
 from editengine.engine import EditEngine
+from editengine.journal import JournalEntry
 
 STALE_HINT = (
     "Undo only restores a file still exactly as editengine left it. Someone edited it since: "
@@ -175,7 +175,7 @@ def test_a_link_that_now_leads_to_another_file_is_refused_naming_both(
 def test_a_folder_moved_away_during_the_undo_is_refused_and_nothing_is_written(
     engine: EditEngine, workspace: Path, write: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from editengine.engine import _undo as undo_module
+    from editengine.journal import _undo as undo_module
 
     write("sub/a.txt", "one\n")
     engine.edit("sub/a.txt", "one", "two")
@@ -348,8 +348,8 @@ def _meddled(
 ) -> None:
     """``meddle`` runs right after the undo's plan read the file under the lock (1), or
     right before the write's last look at it (2)."""
-    from editengine.engine import _transaction as transaction
-    from editengine.engine import _undo as undo_module
+    from editengine.journal import _transaction as transaction
+    from editengine.journal import _undo as undo_module
 
     read_under_lock = undo_module._snapshot
     last_look = transaction.last_look
@@ -464,7 +464,7 @@ def _deleted_with_its_folder(engine: EditEngine, write: Callable[..., Path]) -> 
     target = engine.workspace.resolve("sub/a.txt")
     path.unlink()
     path.parent.rmdir()
-    engine._record_write(
+    engine._writer.record(
         target, b"one\n", None, strategy="udiff", operation="patch", summary="Deleted sub/a.txt"
     )
 
