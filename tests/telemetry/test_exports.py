@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import editengine.telemetry
 
 
@@ -45,3 +47,21 @@ def test_optional_extras_are_imported_only_when_used():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_the_renderers_are_still_found_here_and_loaded_only_when_asked_for():
+    # render_html and render_comparison_html live in editengine.reports; telemetry hands
+    # them out on first use, so collecting events never loads a renderer.
+    code = (
+        "import sys, editengine, editengine.telemetry as t;"
+        "before = 'editengine.reports' in sys.modules;"
+        "from editengine.telemetry import *;"
+        "import editengine.reports as r;"
+        "print(before, render_html is r.render_html, t.render_comparison_html is"
+        " r.render_comparison_html, 'render_html' in dir(t))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True", "True", "True"]
+    with pytest.raises(AttributeError, match="render_pdf"):
+        getattr(editengine.telemetry, "render_pdf")  # noqa: B009  # a name it has not: the error is the point

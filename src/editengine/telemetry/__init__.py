@@ -76,4 +76,8 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_RENDERERS})
+
+
 publish(globals())  # public names show this package, not their private module
