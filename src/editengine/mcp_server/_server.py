@@ -73,6 +73,7 @@ DEFAULT_READ_LIMIT = _tools.DEFAULT_READ_LIMIT
 
 
 # Generated from the one request schema (editengine.tools._request), as the tool-call schemas are.
+# Generated from the one request schema (tools/_request.py), as the tool-call schemas are.
 READ_PARAMETERS: dict[str, Any] = rq.READ.json_schema()
 
 

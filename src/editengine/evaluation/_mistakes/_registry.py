@@ -201,6 +201,18 @@ def respace_fragment(rng: random.Random, fragment: str) -> tuple[str, str] | Non
     return None
 
 
+# Mistakes no tier was tuned on (``_unlisted``), taken from how models and the layers that
+# carry their tool calls mangle text (public reports against other agents' edit tools, named
+# in docs/evaluation.md). They are cut in cells of their own (``u-`` cases of the benchmark)
+# so that the earlier cells stay byte for byte as they were. Each says what a careful human
+# makes of it (:data:`UNLISTED_OUTCOMES`):
+#
+# * ``intended``: the quote stands for one place once its transport damage is undone; the
+#   intended file is right, a refusal is only a miss;
+# * ``either``: the intended file or a refusal are both right (a careful human could not be
+#   sure); anything else is wrong;
+# * ``refuse``: old says something else than the file (a literal, an operator, a keyword):
+#   writing anything is wrong, however close the rest of the block is.
 UNLISTED_MISTAKES: dict[str, Mistake] = {
     "html_entities": m_html_entities,
     "double_escaped": m_double_escaped,
