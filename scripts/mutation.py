@@ -256,6 +256,8 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
     "matching/_cascade.py": ("tests/matching", "tests/tools/test_tool_calls.py"),
     "journal/_undo.py": ("tests/journal",),
     "engine/_patching.py": ("tests/patch",),
+    "engine/_patch_fixing.py": ("tests/patch",),
+    "engine/_patch_reporting.py": ("tests/patch",),
     # The carry of a fixer's answer (once engine/_edit_equivalence.py): one set of tests.
     "verdict/_tokens.py": _VERDICT_TESTS,
     "verdict/_alignment.py": _VERDICT_TESTS,
@@ -1256,15 +1258,15 @@ EQUIVALENT: dict[str, str] = {
     "editengine.engine._patching.x__resolve__mutmut_15": (
         "the placeholder snapshot is replaced by the read under the lock before anything reads it"
     ),
-    "editengine.engine._patching.x__why_not__mutmut_7": (
+    "editengine.engine._patch_fixing.x__why_not__mutmut_7": (
         "the patch reads a corrected hunk's text, strategy, spans and no_change, never its "
         "replacements"
     ),
-    "editengine.engine._patching.x__why_not__mutmut_14": (
+    "editengine.engine._patch_fixing.x__why_not__mutmut_14": (
         "the patch reads a corrected hunk's text, strategy, spans and no_change, never its "
         "replacements"
     ),
-    "editengine.engine._patching.x__why_not__mutmut_40": (
+    "editengine.engine._patch_fixing.x__why_not__mutmut_40": (
         "every refusal of the cascade has a message: the code in its place is never used"
     ),
     "editengine.engine._patching.x__confirmed__mutmut_29": (
@@ -1277,7 +1279,7 @@ EQUIVALENT: dict[str, str] = {
     "editengine.engine._patching.x__step__mutmut_11": (
         "codec names are case-insensitive: UTF-8 is utf-8"
     ),
-    "editengine.engine._patching.x__edit_result__mutmut_9": (
+    "editengine.engine._patch_reporting.x_edit_result__mutmut_9": (
         "codec names are case-insensitive: UTF-8 is utf-8"
     ),
     "editengine.engine._patching.x__missing_folders__mutmut_3": (
@@ -1310,7 +1312,7 @@ EQUIVALENT: dict[str, str] = {
         "an error in a rollback is suppressed (the patch's own failure is raised): the "
         "display that would word it is never shown"
     ),
-    "editengine.engine._patching.x__telemetry_failure__mutmut_23": (
+    "editengine.engine._patch_reporting.x_telemetry_failure__mutmut_23": (
         "a PatchFailed always carries a patch line (its hunk's or its operation's, never 0): "
         "the fallback after or is never used"
     ),

@@ -222,12 +222,15 @@ class Clock:
 def test_a_failed_fixer_call_is_timed_and_so_is_the_patch(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from editengine.engine import _patching as patching
+    from editengine.engine import _patch_fixing, _patch_reporting, _patching
 
     recorder = Recorder()
     engine = engine_with(root, tmp_path, Fixer(RuntimeError("boom")), recorder)
-    # the patch starts, the call starts, the call fails, the patch is refused
-    monkeypatch.setattr(patching, "time", Clock(10.0, 11.0, 11.5, 12.0))
+    # the patch starts, the call starts, the call fails, the patch is refused: one clock
+    # read by the patch, its fixer step and its report
+    clock = Clock(10.0, 11.0, 11.5, 12.0)
+    for module in (_patching, _patch_fixing, _patch_reporting):
+        monkeypatch.setattr(module, "time", clock)
 
     with pytest.raises(PatchFailed):
         engine.apply_patch(TYPO)

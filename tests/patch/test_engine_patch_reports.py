@@ -367,11 +367,14 @@ class Clock:
 def test_each_hunk_is_given_an_equal_share_of_the_patch_time(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, patch: str, hunks: int
 ) -> None:
+    from editengine.engine import _patch_reporting as reporting
     from editengine.engine import _patching as patching
 
     recorder = Recorder()
     engine = make(root, tmp_path, telemetry=recorder)
-    monkeypatch.setattr(patching, "time", Clock(10.0, 10.3))  # started, then finished
+    clock = Clock(10.0, 10.3)  # started, then finished
+    for module in (patching, reporting):
+        monkeypatch.setattr(module, "time", clock)
 
     engine.apply_patch(patch)
 
@@ -384,11 +387,14 @@ def test_a_failed_patch_is_timed_from_start_to_refusal(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from editengine import PatchFailed
+    from editengine.engine import _patch_reporting as reporting
     from editengine.engine import _patching as patching
 
     recorder = Recorder()
     engine = make(root, tmp_path, telemetry=recorder)
-    monkeypatch.setattr(patching, "time", Clock(10.0, 10.25))
+    clock = Clock(10.0, 10.25)
+    for module in (patching, reporting):
+        monkeypatch.setattr(module, "time", clock)
 
     with pytest.raises(PatchFailed):
         engine.apply_patch(ONE_FILE.replace("return 1", "return 111"))

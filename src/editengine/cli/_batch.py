@@ -119,7 +119,7 @@ def _overwrite(values: dict[str, Any]) -> bool:
 def _patch_answer(request: dict[str, Any], started: float) -> dict[str, Any]:
     """``{"id", "files", "patch", "format"?}`` -> ``{"id", "ok", "files", "strategy", ...}``;
     ``files`` maps every touched path to its new content (``null``: deleted)."""
-    from editengine.engine._patching import syntax_checks
+    from editengine.engine._patch_reporting import syntax_checks
     from editengine.patch import apply_patch
 
     answer: dict[str, Any] = {"id": request.get("id")}

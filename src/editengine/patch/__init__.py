@@ -104,7 +104,7 @@ def apply_patch(
     result = apply_operations(files, _keyed_like(parsed, files), cascade=cascade)
     if mode == "refuse":
         # Imported here: the engine's patching imports this package.
-        from editengine.engine._patching import syntax_checks
+        from editengine.engine._patch_reporting import syntax_checks
 
         syntax_checks(mode, [change for change in result.changes if not change.no_change], result)
     return result
