@@ -221,6 +221,13 @@ TESTS_BY_MODULE: dict[str, tuple[str, ...]] = {
         "tests/integration/test_fixer_relatedness.py",
         "tests/integration/test_malicious_fixer.py",
     ),
+    "engine/_judging.py": (
+        "tests/engine/test_fixer_judgement.py",
+        "tests/engine/test_fixer_step.py",
+        "tests/engine/test_fixer_verdict.py",
+        "tests/integration/test_fixer_relatedness.py",
+        "tests/integration/test_malicious_fixer.py",
+    ),
     "matching/_realign.py": (
         "tests/matching/test_realignment.py",
         "tests/matching/test_cascade.py",
@@ -772,11 +779,11 @@ EQUIVALENT: dict[str, str] = {
         "only for a search of one repeated character, and then the first place already ends "
         "inside a word (refused there) or neither place can cut a word"
     ),
-    "editengine.engine._fixing.x_judge_correction__mutmut_21": (
+    "editengine.engine._judging.x_judge_correction__mutmut_21": (
         "a refusal without closest regions (an AmbiguousMatch) gives None instead of (): both "
         "are falsy, so its candidates are taken either way"
     ),
-    "editengine.engine._fixing.x_judge_correction__mutmut_124": (
+    "editengine.engine._judging.x_judge_correction__mutmut_124": (
         "a search that is not text handed to the guard as is: the guard reads only a str "
         "search and takes anything else as none"
     ),
@@ -1520,7 +1527,7 @@ RECORDED: list[Measured | Subtotal] = [
     Subtotal("the six of the file layer and the fixer run then", before="64.0%"),
     Subtotal("all thirty-two", before="70.0%", whole=True),
     Measured("verdict/_relatedness.py", 408, "75.5%", 391, 8, 5, 4),
-    Measured("engine/_fixing.py", 563, "81.1%", 553, 0, 7, 3),
+    Measured("engine/_fixing.py (now also _judging.py)", 563, "81.1%", 553, 0, 7, 3),
     Measured("matching/_realign.py", 671, "83.3%", 614, 0, 45, 12),
     Subtotal(
         "the fixer step and the realignment, run third (not in the total above)", before="80.6%"

@@ -27,7 +27,7 @@ from editengine._errors import (
 from editengine._read_tracker import ReadTracker
 from editengine.engine import EditEngine
 from editengine.engine import _core as core
-from editengine.engine import _fixing as fixing
+from editengine.engine import _judging as judging
 from editengine.files import PathLocks, WorkspaceDir
 from editengine.files import _atomic as atomic
 from editengine.files._anchored import AnchoredDir
@@ -441,7 +441,7 @@ def _correction(search: str = "    return 'hello ' + name") -> Correction:
 def _while_the_correction_is_judged(monkeypatch, meddle) -> None:
     """Run ``meddle`` once, after the fixer answered and the file was read again, while the
     correction is checked (before the lock is taken for the write)."""
-    real = fixing.judge_correction
+    real = judging.judge_correction
     pending = [meddle]
 
     def judge(*args, **kwargs):
@@ -449,7 +449,7 @@ def _while_the_correction_is_judged(monkeypatch, meddle) -> None:
             pending.pop()()
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(fixing, "judge_correction", judge)
+    monkeypatch.setattr(judging, "judge_correction", judge)
 
 
 def test_a_correction_raced_by_another_write_is_checked_again_and_lands(

@@ -23,6 +23,7 @@ from editengine._errors import (
 from editengine._results import Region
 from editengine._state import EditState
 from editengine.engine import _fixing as fixing
+from editengine.engine import _judging as judging
 from editengine.engine._jobs import Job, NeedsFix
 from editengine.files._reading import FileSnapshot
 from editengine.fixer._protocol import Correction, FixRequest
@@ -31,29 +32,29 @@ from editengine.verdict import NotTheRequestedEdit, RelatednessGuard
 
 def test_an_ambiguous_search_is_described_by_its_places() -> None:
     error = AmbiguousMatch("x", candidates=(Region(2, 2), Region(7, 9)), tier="exact")
-    assert fixing._search_failed(error) == "it matches 2 places: line 2, lines 7-9"
+    assert judging._search_failed(error) == "it matches 2 places: line 2, lines 7-9"
 
 
 def test_a_search_with_the_wrong_count_says_both_counts() -> None:
     error = CountMismatch("x", expected=1, found=3)
-    assert fixing._search_failed(error) == "it matches 3 places, not the 1 expected"
+    assert judging._search_failed(error) == "it matches 3 places, not the 1 expected"
 
 
 def test_a_search_not_found_is_said_to_be_absent() -> None:
-    assert fixing._search_failed(NoMatch("old_string is not in f.py")) == "it is not in the file"
+    assert judging._search_failed(NoMatch("old_string is not in f.py")) == "it is not in the file"
 
 
 def test_another_refusal_of_the_search_speaks_of_the_search_not_old_string() -> None:
     error = UnmatchedElision("old_string elides nothing\nsecond line")
-    assert fixing._search_failed(error) == "its search text elides nothing"
-    assert fixing._search_failed(MatchError("")) == "match_error"
+    assert judging._search_failed(error) == "its search text elides nothing"
+    assert judging._search_failed(MatchError("")) == "match_error"
 
 
 def test_a_no_match_on_the_changed_file_replaces_the_first_error_and_keeps_its_notes() -> None:
     first = NoMatch("first read", closest=(Region(1, 1, 0.5),))
     first.add_note_for_agent("an earlier note")
     now = NoMatch("now", closest=(Region(8, 9, 0.7),), hint="look at lines 8-9")
-    error, notes = fixing._as_of_now(first, now)
+    error, notes = judging._as_of_now(first, now)
     assert error is not first and error is not now
     assert (error.message, error.closest, error.hint) == ("now", now.closest, now.hint)
     assert notes == [
@@ -66,13 +67,13 @@ def test_a_no_match_on_the_changed_file_replaces_the_first_error_and_keeps_its_n
 def test_another_refusal_on_the_changed_file_keeps_the_first_error_with_its_first_line() -> None:
     first = NoMatch("first read")
     now = AmbiguousMatch("old_string matches 2 places\ndetails", candidates=(), tier="exact")
-    error, notes = fixing._as_of_now(first, now)
+    error, notes = judging._as_of_now(first, now)
     assert error is first
     assert notes == [
         "The file changed on disk while the LLM fixer ran; on its current content, "
         "old_string matches 2 places"
     ]
-    _, notes = fixing._as_of_now(first, MatchError(""))
+    _, notes = judging._as_of_now(first, MatchError(""))
     assert notes[0].endswith("on its current content, match_error")
 
 
@@ -207,13 +208,13 @@ def _snapshot(text: str) -> FileSnapshot:
     return FileSnapshot(True, text, hashlib.sha256(data).hexdigest(), len(data))
 
 
-def _judge(correction: Correction, now: str = FILE, spec: EditSpec = SPEC) -> fixing.Verdict:
+def _judge(correction: Correction, now: str = FILE, spec: EditSpec = SPEC) -> judging.Verdict:
     try:
         edit_text(FILE, spec.old_string, spec.new_string, match_mode="exact")
     except NoMatch as error:
         request = FixRequest("f.py", FILE, spec.old_string, spec.new_string, error, "why")
         step = NeedsFix(None, _snapshot(FILE), error, request)  # type: ignore[arg-type]  # no target: a stand-in
-    return fixing.judge_correction(
+    return judging.judge_correction(
         spec,
         step,
         _snapshot(now),
@@ -225,7 +226,7 @@ def _judge(correction: Correction, now: str = FILE, spec: EditSpec = SPEC) -> fi
 
 def _why(correction: Correction, now: str = FILE) -> str:
     decision = _judge(correction, now).decision
-    assert isinstance(decision, fixing.Refused)
+    assert isinstance(decision, judging.Refused)
     return decision.why
 
 
@@ -276,7 +277,7 @@ NOTED = (
 
 def test_a_correction_checked_on_a_changed_file_is_placed_by_the_file_s_new_lines() -> None:
     verdict = _judge(Correction("    s += r.amount\n", "    s += r.amount * r.rate\n"), CHANGED)
-    assert isinstance(verdict.decision, fixing.Accepted)
+    assert isinstance(verdict.decision, judging.Accepted)
     assert verdict.decision.edit.new_content == CHANGED.replace("r.amount\n", "r.amount * r.rate\n")
     assert verdict.notes == (NOTED,)
     assert verdict.recheck and verdict.fix_pass
@@ -285,7 +286,7 @@ def test_a_correction_checked_on_a_changed_file_is_placed_by_the_file_s_new_line
 
 def test_a_refusal_on_a_changed_file_answers_with_the_error_of_its_current_content() -> None:
     verdict = _judge(Correction("    s += r.total\n", "    s += r.total * r.rate\n"), CHANGED)
-    assert isinstance(verdict.decision, fixing.Refused)
+    assert isinstance(verdict.decision, judging.Refused)
     assert verdict.notes == (NOTED,)
     assert verdict.error_notes == (
         "The file changed on disk while the LLM fixer ran: this error describes its "
@@ -299,28 +300,28 @@ def test_a_no_change_answer_on_a_changed_file_looks_where_old_string_is_now() ->
     # The place meant moved down a line; new_string stands there now.
     now = "# header\n" + FILE.replace("        s += r.amount\n", "        s += r.amount * r.rte\n")
     verdict = _judge(Correction("", "", no_changes_required=True), now)
-    assert isinstance(verdict.decision, fixing.Refused)
+    assert isinstance(verdict.decision, judging.Refused)
     assert "(line 5 (" in verdict.decision.why
 
 
 def test_the_model_s_explanation_is_kept_and_an_empty_one_is_none() -> None:
     answer = Correction("    s += r.amount\n", "    s += r.amount * r.rate\n", explanation="typo")
     decision = _judge(answer).decision
-    assert isinstance(decision, fixing.Accepted)
+    assert isinstance(decision, judging.Accepted)
     assert (decision.explanation, decision.fixer_outcome, decision.by_fixer) == (
         "typo",
         "corrected",
         True,
     )
     bare = _judge(Correction("    s += r.amount\n", "    s += r.amount * r.rate\n")).decision
-    assert isinstance(bare, fixing.Accepted) and bare.explanation is None
+    assert isinstance(bare, judging.Accepted) and bare.explanation is None
 
 
 def test_a_file_changed_so_that_the_original_edit_matches_needs_no_correction() -> None:
     now = FILE.replace("r.amount\n", "r.amout\n")
     verdict = _judge(Correction("    s += r.amount\n", "    s += r.amount * r.rate\n"), now)
     decision = verdict.decision
-    assert isinstance(decision, fixing.Accepted)
+    assert isinstance(decision, judging.Accepted)
     assert decision.edit.new_content == FILE.replace("r.amount\n", "r.amount * r.rate\n")
     assert (decision.by_fixer, decision.fixer_outcome) == (False, None)
     assert decision.fixer_note == "not used: the original edit matched the changed file"
@@ -337,7 +338,7 @@ def test_a_changed_file_where_old_string_is_now_ambiguous_keeps_both_places_in_v
     # "no change needed" answer is looked for.
     now = FILE.replace("        s += r.amount\n", "        s += r.amout\n        s += r.amout\n")
     verdict = _judge(Correction("", "", no_changes_required=True), now)
-    assert isinstance(verdict.decision, fixing.Refused)
+    assert isinstance(verdict.decision, judging.Refused)
     assert "line 4" in verdict.decision.why and "line 5" in verdict.decision.why
     assert verdict.error_notes[0].startswith(
         "The file changed on disk while the LLM fixer ran; on its current content,"
@@ -347,7 +348,7 @@ def test_a_changed_file_where_old_string_is_now_ambiguous_keeps_both_places_in_v
 def test_a_refusal_carries_the_cascade_s_error_and_the_trace_of_placing_the_search() -> None:
     verdict = _judge(Correction("    s += r.total\n", "    s += r.total * r.rate\n"))
     decision = verdict.decision
-    assert isinstance(decision, fixing.Refused) and isinstance(decision.cause, NoMatch)
+    assert isinstance(decision, judging.Refused) and isinstance(decision.cause, NoMatch)
     assert verdict.fix_pass == tuple(decision.cause.trace) and verdict.fix_pass
     assert verdict.error_notes == () and verdict.recheck == ()
 
@@ -355,7 +356,7 @@ def test_a_refusal_carries_the_cascade_s_error_and_the_trace_of_placing_the_sear
 def test_an_answer_that_changes_nothing_elsewhere_keeps_its_trace() -> None:
     text = FILE + "\n\ndef other(rows):\n    t = 0\n    t += r.amount * r.rate\n"
     verdict = _judge(Correction("    t += r.amount\n", "    t += r.amount * r.rate\n"), now=text)
-    assert isinstance(verdict.decision, fixing.Refused) and verdict.fix_pass
+    assert isinstance(verdict.decision, judging.Refused) and verdict.fix_pass
 
 
 def test_the_fixer_is_told_whether_to_replace_all_and_how_many(make_engine, write, fake_fixer):
@@ -422,7 +423,7 @@ TYPO_FIX = EditSpec("    s += r.amout\n", "    s += r.amount\n")
 def test_a_no_change_answer_where_new_string_stands_is_accepted_as_changing_nothing() -> None:
     verdict = _judge(Correction("", "", no_changes_required=True), spec=TYPO_FIX)
     decision = verdict.decision
-    assert isinstance(decision, fixing.Accepted)
+    assert isinstance(decision, judging.Accepted)
     assert (decision.edit.replacements, decision.edit.strategy) == (0, "already_applied")
     assert decision.edit.no_change and decision.edit.new_content == FILE
     assert (decision.fixer_outcome, decision.by_fixer) == ("no_change", True)
@@ -431,14 +432,14 @@ def test_a_no_change_answer_where_new_string_stands_is_accepted_as_changing_noth
 
 def test_a_correction_placed_away_from_the_place_meant_is_refused_with_its_trace() -> None:
     verdict = _judge(Correction("    s = 0\n", "    s = 0 * r.rate\n"))
-    assert isinstance(verdict.decision, fixing.Refused)
+    assert isinstance(verdict.decision, judging.Refused)
     assert verdict.decision.why.startswith("it pointed elsewhere")
     assert verdict.fix_pass
 
 
 def test_an_answer_with_another_edit_is_refused_with_the_disagreement_as_its_cause() -> None:
     verdict = _judge(Correction("    s += r.amount\n", "    s -= r.amount * r.rate\n"))
-    assert isinstance(verdict.decision, fixing.Refused)
+    assert isinstance(verdict.decision, judging.Refused)
     assert isinstance(verdict.decision.cause, NotTheRequestedEdit)
     assert verdict.decision.why == str(verdict.decision.cause) and verdict.fix_pass
 
@@ -446,12 +447,12 @@ def test_an_answer_with_another_edit_is_refused_with_the_disagreement_as_its_cau
 def test_a_no_change_refusal_names_every_contender_or_none() -> None:
     guard = RelatednessGuard()
     two = (Region(3, 3, 0.9), Region(8, 9, 0.88))
-    assert fixing._not_applied_where_meant(guard, two) == (
+    assert judging._not_applied_where_meant(guard, two) == (
         "it said no change was needed, but new_string is not in the file where old_string "
         "most nearly is (line 3 (90% similar), lines 8-9 (88% similar)), in place of what "
         "old_string quotes"
     )
-    assert fixing._not_applied_where_meant(guard, ()) == (
+    assert judging._not_applied_where_meant(guard, ()) == (
         "it said no change was needed, but new_string is not in the file where old_string "
         "most nearly is, in place of what old_string quotes"
     )
@@ -547,7 +548,7 @@ def test_a_correction_may_rename_a_misquoted_name_to_one_the_file_uses_elsewhere
     except NoMatch as error:
         request = FixRequest("f.py", text, old, new, error, "why")
         step = NeedsFix(None, _snapshot(text), error, request)  # type: ignore[arg-type]  # no target: a stand-in
-    verdict = fixing.judge_correction(
+    verdict = judging.judge_correction(
         spec,
         step,
         _snapshot(text),
@@ -555,7 +556,7 @@ def test_a_correction_may_rename_a_misquoted_name_to_one_the_file_uses_elsewhere
         run=lambda content, o, n: edit_text(content, o, n),
         guard=RelatednessGuard(),
     )
-    assert isinstance(verdict.decision, fixing.Accepted)
+    assert isinstance(verdict.decision, judging.Accepted)
     assert verdict.decision.edit.new_content == "count = item.quantity\n" + replace
 
 
@@ -566,6 +567,6 @@ def test_a_correction_the_cascade_finds_applied_where_meant_is_a_no_change() -> 
         "    for r in rows:\n        s += r.amout\n", "    for r in rows:\n        s += r.amount\n"
     )
     decision = _judge(answer, spec=spec).decision
-    assert isinstance(decision, fixing.Accepted)
+    assert isinstance(decision, judging.Accepted)
     assert decision.edit.no_change and decision.edit.new_content == FILE
     assert (decision.fixer_outcome, decision.by_fixer) == ("no_change", True)

@@ -11,6 +11,7 @@ from editengine import edit_text
 from editengine._edits import EditSpec
 from editengine._errors import EditError, NoMatch
 from editengine.engine import _fixing as fixing
+from editengine.engine import _judging as judging
 from editengine.engine._jobs import NeedsFix
 from editengine.files._reading import FileSnapshot
 from editengine.fixer._protocol import Correction, FixRequest
@@ -38,10 +39,10 @@ def run(text: str, old: str, new: str):
     return edit_text(text, old, new)
 
 
-def judge(correction: Correction, now: str = FILE) -> fixing.Verdict:
+def judge(correction: Correction, now: str = FILE) -> judging.Verdict:
     step = step_for(FILE)
     notes_before = list(step.error.notes_for_agent)
-    verdict = fixing.judge_correction(
+    verdict = judging.judge_correction(
         SPEC, step, snapshot(now), correction, run=run, guard=RelatednessGuard()
     )
     assert step.error.notes_for_agent == notes_before  # nothing noted on the agent's error
@@ -50,7 +51,7 @@ def judge(correction: Correction, now: str = FILE) -> fixing.Verdict:
 
 def test_a_sound_correction_is_accepted_with_the_written_text_and_its_trace() -> None:
     verdict = judge(Correction("    s += r.amount\n", "    s += r.amount * r.rate\n"))
-    assert isinstance(verdict.decision, fixing.Accepted)
+    assert isinstance(verdict.decision, judging.Accepted)
     assert verdict.decision.by_fixer and verdict.decision.fixer_outcome == "corrected"
     assert verdict.decision.edit.new_content == FILE.replace("r.amount\n", "r.amount * r.rate\n")
     assert verdict.fix_pass and verdict.fix_pass[0].tier == "exact"
@@ -60,7 +61,7 @@ def test_a_sound_correction_is_accepted_with_the_written_text_and_its_trace() ->
 def test_an_answer_that_slips_in_another_change_is_refused_with_its_reason() -> None:
     slipped = "    s += r.amount * r.rate\n    return 0\n"
     verdict = judge(Correction("    s += r.amount\n    return s\n", slipped))
-    assert isinstance(verdict.decision, fixing.Refused)
+    assert isinstance(verdict.decision, judging.Refused)
     assert "it also turns 's' into '0'" in verdict.decision.why
     assert isinstance(verdict.error, NoMatch) and verdict.fix_pass
 
@@ -68,7 +69,7 @@ def test_an_answer_that_slips_in_another_change_is_refused_with_its_reason() -> 
 def test_a_file_changed_during_the_call_where_the_original_now_matches() -> None:
     now = FILE.replace("r.amount", "r.amout")
     verdict = judge(Correction("    s += r.amount\n", "    s += r.amount * r.rate\n"), now=now)
-    assert isinstance(verdict.decision, fixing.Accepted) and not verdict.decision.by_fixer
+    assert isinstance(verdict.decision, judging.Accepted) and not verdict.decision.by_fixer
     assert verdict.decision.edit.new_content == now.replace("r.amout\n", "r.amount * r.rate\n")
     assert verdict.recheck and verdict.fix_pass == ()
     assert "original edit matches the new content" in verdict.notes[0]

@@ -5,7 +5,8 @@
 - :mod:`~editengine.engine._core` — the pipeline (``EngineCore``): guard, lock, read, match,
   write;
 - :mod:`~editengine.engine._jobs` — a validated call and the values its stages hand on;
-- :mod:`~editengine.engine._fixing` — the LLM fixer step and the checks on its answer;
+- :mod:`~editengine.engine._fixing` — the LLM fixer step: ask, settle, record;
+- :mod:`~editengine.engine._judging` — a correction judged against the file as it is now
   (the checks themselves, pure, are the package :mod:`editengine.verdict`);
 - :mod:`~editengine.engine._reporting` — summaries, results and telemetry outcomes;
 - :mod:`~editengine.engine._callbacks` — observers, ``on_edited`` hooks, sync/async callbacks.
@@ -21,8 +22,8 @@ and re-checks the file's hash first)::
                             │                                                  │
                    fixer failed: NoMatch + note                     Refused: NoMatch + note
 
-``fixing.judge_correction`` is pure: from the request, the file as it is now and the
-model's answer it returns a :class:`~editengine.engine._fixing.Verdict` (accepted text, or a
+``judging.judge_correction`` is pure: from the request, the file as it is now and the
+model's answer it returns a :class:`~editengine.engine._judging.Verdict` (accepted text, or a
 refusal and its reason, with the traces of the cascade runs it made). ``fixing.settle``
 records that verdict on the job — traces, the fixer's outcome, notes — and the engine
 turns an accepted text into a Plan.

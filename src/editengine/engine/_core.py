@@ -45,6 +45,7 @@ from editengine._state import EditObserver
 from editengine.diagnostics import SyntaxCheck, forgiving, guard_edit, guard_mode
 from editengine.diagnostics._lsp import DEFAULT_LSP_TIMEOUT, LanguageServers
 from editengine.engine import _fixing as fixing
+from editengine.engine import _judging as judging
 from editengine.engine import _patching as patching
 from editengine.engine._callbacks import (
     EditedCallback,
@@ -505,7 +506,7 @@ class EngineCore:
         if applied is not None:
             return self._write(job, landed_plan(job, step, current, applied, self._plan))
         spec = job.specs[0]
-        verdict = fixing.judge_correction(
+        verdict = judging.judge_correction(
             spec, step, current, correction, run=self._runner(spec), guard=self.fixer_guard
         )
         try:
@@ -578,11 +579,11 @@ class EngineCore:
         write landed while it was checked: a valid answer is not wasted on a file that
         changed elsewhere. No model is asked; ``None`` when it no longer holds."""
         spec = job.specs[0]
-        verdict = fixing.judge_correction(
+        verdict = judging.judge_correction(
             spec, step, current, correction, run=self._runner(spec), guard=self.fixer_guard
         )
         decision = verdict.decision
-        if not isinstance(decision, fixing.Accepted) or decision.edit.no_change:
+        if not isinstance(decision, judging.Accepted) or decision.edit.no_change:
             return None
         job.notes.append(
             "The file changed on disk while the correction was checked; it was placed and "
@@ -760,7 +761,7 @@ class EngineCore:
             edits=len(job.specs),
         )
 
-    def _runner(self, spec: EditSpec) -> fixing.RunCascade:
+    def _runner(self, spec: EditSpec) -> judging.RunCascade:
         """The cascade under ``spec``'s rules, as a pure function of (text, old, new)."""
 
         def run(text: str, old: str, new: str) -> TextEdit:

@@ -27,6 +27,7 @@ from editengine._results import TextEdit
 from editengine._state import FixerCall
 from editengine.engine import _fixing as fixing
 from editengine.engine._jobs import Job, NeedsFix, Plan
+from editengine.engine._judging import model_prose
 from editengine.files import FileSnapshot
 from editengine.fixer._protocol import Correction
 
@@ -91,7 +92,7 @@ def landed_plan(
         current,
         computed,
         corrected_by_fixer=True,
-        fixer_explanation=fixing.model_prose(correction.explanation),
+        fixer_explanation=model_prose(correction.explanation),
     )
 
 
