@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from editengine.reports import _formatting as fmt
@@ -469,9 +468,3 @@ def render_comparison_html(
     """One page: the differences from A to B, then both side by side. A change within
     ``noise`` (default: the runs' own spread, see :mod:`.noise`) is not coloured."""
     return build_comparison_page(a, b, labels=labels, title=title, noise=noise).render()
-
-
-def write_comparison_html(a: Report, b: Report, path: str | Path) -> Path:
-    target = Path(path)
-    target.write_text(render_comparison_html(a, b), encoding="utf-8")
-    return target

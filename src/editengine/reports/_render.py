@@ -7,7 +7,6 @@ from collections.abc import Sequence
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from editengine.reports import _formatting as fmt
 from editengine.reports._grid import Column, Grid, fit
@@ -51,10 +50,6 @@ def report_grids(report: Report, *, title: str = "") -> list[Grid]:
     if report["by_file_size"]:
         grids.append(_sizes(report))
     return grids
-
-
-def report_tables(report: Report, *, title: str = "", width: int = 120) -> list[Table]:
-    return [fit(grid, width) for grid in report_grids(report, title=title)]
 
 
 def _facts(title: str) -> Grid:
